@@ -1,0 +1,70 @@
+// What hlolint reports: one finding with its location, notes and evidence.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "source/source_file.h"
+
+namespace hlolint {
+
+enum class Severity : uint8_t { kNote, kWarning, kError };
+std::string_view SeverityName(Severity severity);
+std::optional<Severity> SeverityFromName(std::string_view name);
+
+// A byte range [begin, end) in the source file.
+struct SourceSpan {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+};
+
+// Positions resolved from a span: 1-based, end column exclusive.
+struct ResolvedSpan {
+  uint32_t line = 0;
+  uint32_t column = 0;
+  uint32_t end_line = 0;
+  uint32_t end_column = 0;
+};
+
+struct DiagnosticNote {
+  std::string message;
+  std::optional<SourceSpan> span;  // none: a note without a location
+  ResolvedSpan resolved;           // filled by Resolve()
+};
+
+// Where the op came from in the user's program (instruction metadata).
+struct ProgramSource {
+  std::string file;
+  int64_t line = 0;
+};
+
+struct Diagnostic {
+  std::string rule;  // e.g. "reshape-not-bitcast"
+  Severity severity = Severity::kError;
+  std::string message;
+  SourceSpan span;
+  std::string module;
+  std::string computation;
+  std::string instruction;
+  std::vector<DiagnosticNote> notes;
+  std::optional<ProgramSource> source;
+  std::string fix;  // optional one-line fix hint
+  // Inputs of the line-independent fingerprint (see diag/fingerprint.h).
+  std::string opcode;
+  std::string shape;
+  std::string op_name;
+  // Filled by Resolve().
+  ResolvedSpan resolved;
+  std::string source_line;  // text of the primary line (clipped)
+  uint32_t source_line_offset = 0;  // byte offset of source_line in its line
+  std::string fingerprint;
+};
+
+// Computes line/column of every span and copies the primary source line, so
+// the diagnostic no longer needs the file.
+void Resolve(const SourceFile& file, Diagnostic& diagnostic);
+
+}  // namespace hlolint

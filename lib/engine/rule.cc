@@ -1,0 +1,111 @@
+#include "engine/rule.h"
+
+#include "parse/attributes.h"
+#include "util/strings.h"
+
+namespace hlolint {
+
+DiagnosticBuilder::DiagnosticBuilder(RuleContext* ctx, Diagnostic diagnostic)
+    : ctx_(ctx), diagnostic_(std::move(diagnostic)) {}
+
+DiagnosticBuilder::DiagnosticBuilder(DiagnosticBuilder&& other) noexcept
+    : ctx_(other.ctx_), diagnostic_(std::move(other.diagnostic_)) {
+  other.ctx_ = nullptr;
+}
+
+DiagnosticBuilder::~DiagnosticBuilder() {
+  if (ctx_ != nullptr) ctx_->Commit(std::move(diagnostic_));
+}
+
+DiagnosticBuilder& DiagnosticBuilder::Note(InstrId at, std::string message) {
+  diagnostic_.notes.push_back({std::move(message), ctx_->InstructionSpan(at), {}});
+  return *this;
+}
+
+DiagnosticBuilder& DiagnosticBuilder::NoteAtAttribute(InstrId at, AttrName attribute,
+                                                      std::string message) {
+  std::optional<SourceSpan> span = ctx_->AttributeSpan(at, attribute);
+  diagnostic_.notes.push_back(
+      {std::move(message), span ? *span : ctx_->InstructionSpan(at), {}});
+  return *this;
+}
+
+DiagnosticBuilder& DiagnosticBuilder::NoteAt(SourceSpan span, std::string message) {
+  diagnostic_.notes.push_back({std::move(message), span, {}});
+  return *this;
+}
+
+DiagnosticBuilder& DiagnosticBuilder::Note(std::string message) {
+  diagnostic_.notes.push_back({std::move(message), std::nullopt, {}});
+  return *this;
+}
+
+DiagnosticBuilder& DiagnosticBuilder::WithSeverity(Severity severity) {
+  diagnostic_.severity = severity;
+  return *this;
+}
+
+DiagnosticBuilder& DiagnosticBuilder::Fix(std::string fix) {
+  diagnostic_.fix = std::move(fix);
+  return *this;
+}
+
+RuleContext::RuleContext(const Module& module, Analyses& analyses, const Rule& rule,
+                         const nlohmann::json& options, const DumpContext* dump,
+                         std::vector<Diagnostic>* sink)
+    : module_(module), analyses_(analyses), rule_(rule), options_(options), dump_(dump),
+      sink_(sink) {}
+
+SourceSpan RuleContext::InstructionSpan(InstrId id) const {
+  const Instruction& instr = module_.instr(id);
+  return {instr.name_offset, instr.name_offset + instr.name_size};
+}
+
+std::optional<SourceSpan> RuleContext::AttributeSpan(InstrId id, AttrName attribute) const {
+  const Attribute* a = module_.FindAttribute(id, attribute);
+  if (a == nullptr) return std::nullopt;
+  const std::string_view name = AttrNameText(attribute);
+  return SourceSpan{a->name_offset, a->name_offset + static_cast<uint32_t>(name.size())};
+}
+
+Diagnostic RuleContext::Start(SourceSpan span, std::string message) {
+  Diagnostic d;
+  d.rule = std::string(rule_.info().id);
+  d.severity = rule_.info().default_severity;
+  d.message = std::move(message);
+  d.span = span;
+  d.module = std::string(module_.name());
+  return d;
+}
+
+DiagnosticBuilder RuleContext::Report(InstrId at, std::string message) {
+  Diagnostic d = Start(InstructionSpan(at), std::move(message));
+  d.computation = std::string(module_.computation_name(module_.parent(at)));
+  d.instruction = std::string(module_.name(at));
+  d.opcode = std::string(OpcodeName(module_.opcode(at)));
+  d.shape = ShapeToString(module_.shape(at));
+  if (std::optional<OpMetadata> metadata = Metadata(module_, at)) {
+    d.op_name = metadata->op_name;
+    if (!metadata->source_file.empty()) {
+      d.source = ProgramSource{metadata->source_file, metadata->source_line};
+    }
+  }
+  return DiagnosticBuilder(this, std::move(d));
+}
+
+DiagnosticBuilder RuleContext::ReportAtAttribute(InstrId at, AttrName attribute,
+                                                 std::string message) {
+  DiagnosticBuilder builder = Report(at, std::move(message));
+  if (std::optional<SourceSpan> span = AttributeSpan(at, attribute)) {
+    builder.diagnostic().span = *span;
+  }
+  return builder;
+}
+
+DiagnosticBuilder RuleContext::ReportAt(SourceSpan span, std::string message) {
+  return DiagnosticBuilder(this, Start(span, std::move(message)));
+}
+
+void RuleContext::Commit(Diagnostic diagnostic) { sink_->push_back(std::move(diagnostic)); }
+
+}  // namespace hlolint

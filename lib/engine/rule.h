@@ -1,0 +1,102 @@
+// The rule interface. A rule reads the IR and shared analyses of one module
+// and reports diagnostics through its RuleContext. It never parses text and
+// never formats output.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "ir/module.h"
+#include "nlohmann/json.hpp"
+
+namespace hlolint {
+
+class Analyses;
+struct DumpContext;
+
+struct RuleInfo {
+  std::string_view id;        // stable kebab-case id, e.g. "reshape-not-bitcast"
+  std::string_view category;  // "parse", "layout", "aliasing", "scheduling", "verify", "meta"
+  Severity default_severity = Severity::kError;
+  std::string_view summary;   // one line, no trailing period
+};
+
+class RuleContext;
+
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  virtual const RuleInfo& info() const = 0;
+  // Runs the rule over ctx.module(). Engine-level rules (parse-error,
+  // unused-suppression, ...) have an empty Check.
+  virtual void Check(RuleContext& ctx) const = 0;
+};
+
+// Builds one diagnostic; it is committed when the builder goes out of scope.
+class DiagnosticBuilder {
+ public:
+  DiagnosticBuilder(RuleContext* ctx, Diagnostic diagnostic);
+  DiagnosticBuilder(DiagnosticBuilder&& other) noexcept;
+  DiagnosticBuilder(const DiagnosticBuilder&) = delete;
+  DiagnosticBuilder& operator=(const DiagnosticBuilder&) = delete;
+  ~DiagnosticBuilder();
+
+  // A note located at an instruction's name.
+  DiagnosticBuilder& Note(InstrId at, std::string message);
+  // A note located at an attribute of an instruction (falls back to the
+  // instruction when the attribute is absent).
+  DiagnosticBuilder& NoteAtAttribute(InstrId at, AttrName attribute, std::string message);
+  DiagnosticBuilder& NoteAt(SourceSpan span, std::string message);
+  DiagnosticBuilder& Note(std::string message);  // no location
+  DiagnosticBuilder& WithSeverity(Severity severity);
+  DiagnosticBuilder& Fix(std::string fix);
+  Diagnostic& diagnostic() { return diagnostic_; }
+
+ private:
+  RuleContext* ctx_;
+  Diagnostic diagnostic_;
+};
+
+class RuleContext {
+ public:
+  RuleContext(const Module& module, Analyses& analyses, const Rule& rule,
+              const nlohmann::json& options, const DumpContext* dump,
+              std::vector<Diagnostic>* sink);
+
+  const Module& module() const { return module_; }
+  Analyses& analyses() const { return analyses_; }
+  // The rule's options from the configuration ({} when none).
+  const nlohmann::json& options() const { return options_; }
+  // Pass information when the file is an XLA per-pass dump (else null).
+  const DumpContext* dump() const { return dump_; }
+
+  // Reports at an instruction: located at its name, with module /
+  // computation / instruction names, metadata source and fingerprint inputs.
+  DiagnosticBuilder Report(InstrId at, std::string message);
+  // Reports at an attribute of an instruction (e.g. output_to_operand_aliasing).
+  DiagnosticBuilder ReportAtAttribute(InstrId at, AttrName attribute, std::string message);
+  // Reports at the module header (e.g. input_output_alias) or any span.
+  DiagnosticBuilder ReportAt(SourceSpan span, std::string message);
+
+  // Source span of an instruction's name, and of one of its attributes.
+  SourceSpan InstructionSpan(InstrId id) const;
+  std::optional<SourceSpan> AttributeSpan(InstrId id, AttrName attribute) const;
+
+ private:
+  friend class DiagnosticBuilder;
+  void Commit(Diagnostic diagnostic);
+  Diagnostic Start(SourceSpan span, std::string message);
+
+  const Module& module_;
+  Analyses& analyses_;
+  const Rule& rule_;
+  const nlohmann::json& options_;
+  const DumpContext* dump_;
+  std::vector<Diagnostic>* sink_;
+};
+
+}  // namespace hlolint

@@ -1,0 +1,257 @@
+// The IR of one parsed HLO module.
+//
+// Storage is flat: instructions, computations and every per-instruction list
+// (operands, users, attributes, called computations, control predecessors)
+// live in module-wide arrays and are addressed by 32-bit ids and ranges.
+// Names and attribute values stay in the source text and are referred to by
+// offsets, so building the IR copies no strings.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/attr_name.h"
+#include "ir/opcode.h"
+#include "ir/shape.h"
+#include "source/source_file.h"
+
+namespace hlolint {
+
+using InstrId = uint32_t;
+using CompId = uint32_t;
+inline constexpr uint32_t kNoId = 0xffffffffu;
+
+enum class FusionKind : uint8_t { kNone, kLoop, kInput, kOutput, kCustom };
+std::string_view FusionKindName(FusionKind kind);
+
+// One `name=value` attribute of an instruction. The value is re-read from the
+// source on demand (see parse/attributes.h).
+struct Attribute {
+  AttrName name = AttrName::kUnknown;
+  uint32_t name_offset = 0;   // offset of the attribute name
+  uint32_t value_offset = 0;  // offset of the value's first byte
+};
+
+struct Instruction {
+  enum Flags : uint8_t {
+    kIsRoot = 1,           // marked ROOT, or the last instruction when none is
+    kShapeWritten = 2,     // the result shape appears in the text
+    kAnonymous = 4,        // a nested operand expression such as add(x, mul(y, z))
+    kCompactGte = 8,       // created from the compact `%tuple#1` operand form
+    kSideEffectAttr = 16,  // custom_call_has_side_effect=true
+    kAsyncSugar = 32,      // written as `X-start` / `X-update` / `X-done`
+  };
+
+  uint32_t name_offset = 0;  // offset of the name, without '%'
+  uint32_t name_size = 0;
+  uint32_t end_offset = 0;   // one past the instruction's last token
+  ShapeId shape = kNoShape;
+  CompId parent = kNoId;
+  uint32_t operands_begin = 0;
+  uint32_t operand_count = 0;
+  uint32_t users_begin = 0;
+  uint32_t user_count = 0;
+  uint32_t attrs_begin = 0;
+  uint32_t called_begin = 0;
+  uint32_t control_begin = 0;
+  uint16_t attr_count = 0;
+  uint16_t called_count = 0;
+  uint16_t control_count = 0;
+  Opcode opcode = Opcode::kInvalid;
+  // For async-start/update/done: the opcode of the wrapped instruction (X of
+  // the `X-start` sugar, or the root of the `calls=` computation).
+  Opcode async_wrapped_opcode = Opcode::kInvalid;
+  FusionKind fusion_kind = FusionKind::kNone;
+  uint8_t flags = 0;
+  // parameter(N): N; get-tuple-element: index; iota: iota_dimension.
+  int64_t number = 0;
+
+  bool is_root() const { return flags & kIsRoot; }
+  bool has(Flags flag) const { return flags & flag; }
+};
+
+struct Computation {
+  uint32_t name_offset = 0;
+  uint32_t name_size = 0;
+  uint32_t begin_offset = 0;  // `ENTRY` or the name
+  uint32_t end_offset = 0;    // one past the closing brace
+  InstrId root = kNoId;
+  uint32_t order_begin = 0;   // range in Module::order: instructions in text order
+  uint32_t order_count = 0;
+  bool is_entry = false;
+  bool is_inline = false;     // an unnamed `{...}` computation inside an attribute
+  bool is_fusion_computation = false;  // called through a fusion's `calls=`
+  bool has_signature = false;
+  std::string_view execution_thread = "main";
+  // Signature `(p: shape, ...) -> shape`, when written.
+  std::vector<ShapeId> signature_params;
+  ShapeId signature_result = kNoShape;
+  uint32_t signature_offset = 0;
+  // Parameter instructions indexed by parameter number (kNoId for gaps).
+  std::vector<InstrId> parameters;
+};
+
+struct InputOutputAlias {
+  ShapeIndex output_index;
+  int64_t parameter = 0;
+  ShapeIndex parameter_index;
+  bool must_alias = false;
+  uint32_t offset = 0;  // offset of the entry's output index
+};
+
+struct BufferDonor {
+  int64_t parameter = 0;
+  ShapeIndex parameter_index;
+  uint32_t offset = 0;
+};
+
+struct ModuleHeader {
+  bool present = false;        // an `HloModule` line was written
+  uint32_t offset = 0;         // `HloModule`, or the first token of the module
+  uint32_t name_offset = 0;
+  uint32_t name_size = 0;
+  bool is_scheduled = false;
+  uint32_t is_scheduled_offset = 0;
+  int64_t replica_count = 1;
+  int64_t num_partitions = 1;
+  uint32_t replica_count_offset = 0;
+  uint32_t num_partitions_offset = 0;
+  bool alias_passthrough_params = false;
+  bool has_entry_layout = false;
+  uint32_t entry_layout_offset = 0;
+  std::vector<ShapeId> entry_param_layouts;
+  ShapeId entry_result_layout = kNoShape;
+  std::vector<InputOutputAlias> input_output_alias;
+  uint32_t input_output_alias_offset = 0;
+  std::vector<BufferDonor> buffer_donors;
+  uint32_t buffer_donor_offset = 0;
+  uint32_t frontend_attributes_offset = 0;  // 0 when absent
+};
+
+class Module {
+ public:
+  explicit Module(const SourceFile& source) : source_(&source) {}
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  const SourceFile& source() const { return *source_; }
+  std::string_view text(uint32_t offset, uint32_t size) const {
+    return {source_->data() + offset, size};
+  }
+
+  // The module name: the header's, or "module_<entry>" as XLA names
+  // header-less modules.
+  std::string_view name() const { return name_; }
+  const ModuleHeader& header() const { return header_; }
+  bool is_scheduled() const { return header_.is_scheduled; }
+  // Offsets of the module's text in the file.
+  uint32_t begin_offset() const { return begin_offset_; }
+  uint32_t end_offset() const { return end_offset_; }
+
+  // --- computations ---
+  size_t computation_count() const { return computations_.size(); }
+  const Computation& computation(CompId id) const { return computations_[id]; }
+  std::string_view computation_name(CompId id) const {
+    const Computation& c = computations_[id];
+    return text(c.name_offset, c.name_size);
+  }
+  CompId entry() const { return entry_; }
+  // Instructions of a computation in text order (the schedule when
+  // is_scheduled()).
+  std::span<const InstrId> instructions(CompId id) const {
+    const Computation& c = computations_[id];
+    return {order_.data() + c.order_begin, c.order_count};
+  }
+
+  // --- instructions ---
+  size_t instruction_count() const { return instructions_.size(); }
+  const Instruction& instr(InstrId id) const { return instructions_[id]; }
+  Opcode opcode(InstrId id) const { return instructions_[id].opcode; }
+  std::string_view name(InstrId id) const {
+    const Instruction& i = instructions_[id];
+    return text(i.name_offset, i.name_size);
+  }
+  const Shape& shape(InstrId id) const { return shapes_.Get(instructions_[id].shape); }
+  // False when the shape was omitted and could not be inferred.
+  bool has_known_shape(InstrId id) const {
+    return shape(id).element_type != PrimitiveType::kInvalid;
+  }
+  std::span<const InstrId> operands(InstrId id) const {
+    const Instruction& i = instructions_[id];
+    return {ids_.data() + i.operands_begin, i.operand_count};
+  }
+  InstrId operand(InstrId id, size_t index) const { return operands(id)[index]; }
+  // Distinct users, in text order.
+  std::span<const InstrId> users(InstrId id) const {
+    const Instruction& i = instructions_[id];
+    return {ids_.data() + i.users_begin, i.user_count};
+  }
+  std::span<const InstrId> control_predecessors(InstrId id) const {
+    const Instruction& i = instructions_[id];
+    return {ids_.data() + i.control_begin, i.control_count};
+  }
+  // Called computations in XLA's order: while {condition, body},
+  // conditional branches in order, select-and-scatter {select, scatter}.
+  std::span<const CompId> called(InstrId id) const {
+    const Instruction& i = instructions_[id];
+    return {called_.data() + i.called_begin, i.called_count};
+  }
+  std::span<const Attribute> attributes(InstrId id) const {
+    const Instruction& i = instructions_[id];
+    return {attributes_.data() + i.attrs_begin, i.attr_count};
+  }
+  const Attribute* FindAttribute(InstrId id, AttrName name) const;
+  bool IsRoot(InstrId id) const { return instructions_[id].is_root(); }
+  CompId parent(InstrId id) const { return instructions_[id].parent; }
+
+  const ShapeTable& shapes() const { return shapes_; }
+  ShapeTable& mutable_shapes() { return shapes_; }
+
+  // Approximate bytes held by the IR (for --statistics and memory checks).
+  size_t MemoryBytes() const;
+
+  // --- construction (used by the parser only) ---
+  struct Builder;
+  friend struct Builder;
+
+ private:
+  const SourceFile* source_;
+  std::string name_;
+  ModuleHeader header_;
+  uint32_t begin_offset_ = 0;
+  uint32_t end_offset_ = 0;
+  CompId entry_ = kNoId;
+  std::vector<Computation> computations_;
+  std::vector<Instruction> instructions_;
+  // Operand, user and control-predecessor lists share one id pool.
+  std::vector<InstrId> ids_;
+  std::vector<InstrId> order_;
+  std::vector<CompId> called_;
+  std::vector<Attribute> attributes_;
+  ShapeTable shapes_;
+};
+
+// Mutable access for the parser.
+struct Module::Builder {
+  Module& m;
+  std::string& name() { return m.name_; }
+  ModuleHeader& header() { return m.header_; }
+  uint32_t& begin_offset() { return m.begin_offset_; }
+  uint32_t& end_offset() { return m.end_offset_; }
+  CompId& entry() { return m.entry_; }
+  std::vector<Computation>& computations() { return m.computations_; }
+  std::vector<Instruction>& instructions() { return m.instructions_; }
+  std::vector<InstrId>& ids() { return m.ids_; }
+  std::vector<InstrId>& order() { return m.order_; }
+  std::vector<CompId>& called() { return m.called_; }
+  std::vector<Attribute>& attributes() { return m.attributes_; }
+  ShapeTable& shapes() { return m.shapes_; }
+  // Fills every instruction's user list from the operand lists.
+  void BuildUsers();
+};
+
+}  // namespace hlolint

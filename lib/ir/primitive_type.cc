@@ -1,0 +1,78 @@
+#include "ir/primitive_type.h"
+
+namespace hlolint {
+namespace {
+
+struct TypeInfo {
+  std::string_view name;
+  int bits;
+};
+
+constexpr TypeInfo kTypes[] = {
+    {"<invalid>", 0},
+#define HLOLINT_INFO(e, name, bits) {name, bits},
+    HLOLINT_PRIMITIVE_TYPES(HLOLINT_INFO)
+#undef HLOLINT_INFO
+    {"tuple", 0},
+    {"buffer", 0},
+};
+
+}  // namespace
+
+std::string_view PrimitiveTypeName(PrimitiveType type) {
+  return kTypes[static_cast<int>(type)].name;
+}
+
+int PrimitiveTypeBits(PrimitiveType type) { return kTypes[static_cast<int>(type)].bits; }
+
+PrimitiveType PrimitiveTypeFromName(std::string_view name) {
+  // Called for every identifier the lexer sees: reject most names on their
+  // first character and length before comparing.
+  if (name.size() < 2 || name.size() > 13) return PrimitiveType::kInvalid;
+  const char c = name[0];
+  if (c != 'p' && c != 's' && c != 'u' && c != 'f' && c != 'b' && c != 'c' && c != 't' && c != 'o') {
+    return PrimitiveType::kInvalid;
+  }
+  if (c == 's' || c == 'u' || c == 'f') {
+    // s1..s64, u1..u64, f16/f32/f64 and the f8/f4 family: a digit follows.
+    if (name[1] < '0' || name[1] > '9') return PrimitiveType::kInvalid;
+  }
+  for (int i = 1; i <= static_cast<int>(PrimitiveType::kOpaque); ++i) {
+    if (kTypes[i].name.size() == name.size() && kTypes[i].name == name) {
+      return static_cast<PrimitiveType>(i);
+    }
+  }
+  return PrimitiveType::kInvalid;
+}
+
+bool IsFloatingPoint(PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kF16: case PrimitiveType::kF32: case PrimitiveType::kF64:
+    case PrimitiveType::kBF16: case PrimitiveType::kF8E5M2: case PrimitiveType::kF8E4M3:
+    case PrimitiveType::kF8E4M3FN: case PrimitiveType::kF8E4M3B11FNUZ:
+    case PrimitiveType::kF8E3M4: case PrimitiveType::kF8E5M2FNUZ:
+    case PrimitiveType::kF8E4M3FNUZ: case PrimitiveType::kF4E2M1FN:
+    case PrimitiveType::kF8E8M0FNU:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsComplex(PrimitiveType type) {
+  return type == PrimitiveType::kC64 || type == PrimitiveType::kC128;
+}
+
+bool IsSignedInteger(PrimitiveType type) {
+  return type >= PrimitiveType::kS1 && type <= PrimitiveType::kS64;
+}
+
+bool IsUnsignedInteger(PrimitiveType type) {
+  return type >= PrimitiveType::kU1 && type <= PrimitiveType::kU64;
+}
+
+bool IsArrayType(PrimitiveType type) {
+  return type >= PrimitiveType::kPred && type <= PrimitiveType::kC128;
+}
+
+}  // namespace hlolint

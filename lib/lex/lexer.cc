@@ -1,0 +1,768 @@
+#include "lex/lexer.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace hlolint {
+namespace {
+
+enum CharClass : uint8_t {
+  kIdentChar = 1,   // [a-zA-Z0-9_.-]
+  kIdentStart = 2,  // [a-zA-Z_]
+  kDigit = 4,       // [0-9]
+  kSpace = 8,       // ' ' \t \n \r
+  kHexDigit = 16,
+};
+
+constexpr auto kCharClasses = [] {
+  std::array<uint8_t, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    uint8_t bits = 0;
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    bool digit = c >= '0' && c <= '9';
+    if (alpha || digit || c == '_' || c == '.' || c == '-') bits |= kIdentChar;
+    if (alpha || c == '_') bits |= kIdentStart;
+    if (digit) bits |= kDigit;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') bits |= kSpace;
+    if (digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) bits |= kHexDigit;
+    table[c] = bits;
+  }
+  return table;
+}();
+
+inline bool Is(char c, uint8_t cls) { return kCharClasses[static_cast<unsigned char>(c)] & cls; }
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+const char* SkipDigits(const char* p) {
+  while (IsDigit(*p)) ++p;
+  return p;
+}
+
+// [chars]{2,} where `ok` tells membership; returns end or nullptr.
+template <typename Pred>
+const char* MatchAtLeastTwo(const char* p, Pred ok) {
+  const char* q = p;
+  while (ok(*q)) ++q;
+  return q - p >= 2 ? q : nullptr;
+}
+
+bool IsDimLabelOuter(char c) { return IsDigit(c) || c == 'b' || c == 'f' || c == '?'; }
+bool IsDimLabelKernel(char c) { return IsDigit(c) || c == 'i' || c == 'o' || c == '?'; }
+
+// [-]?[0-9]+_[-]?[0-9]+(_[0-9]+)?
+const char* MatchPadDim(const char* p) {
+  if (*p == '-') ++p;
+  const char* q = SkipDigits(p);
+  if (q == p || *q != '_') return nullptr;
+  p = q + 1;
+  if (*p == '-') ++p;
+  q = SkipDigits(p);
+  if (q == p) return nullptr;
+  if (*q == '_' && IsDigit(q[1])) q = SkipDigits(q + 1);
+  return q;
+}
+
+// NaN payload "(0x...)" with a value in (0, 2^52).
+bool MatchNanPayload(const char*& p) {
+  if (p[0] != '(' || p[1] != '0' || p[2] != 'x') return false;
+  const char* q = p + 3;
+  uint64_t value = 0;
+  const char* digits = q;
+  while (Is(*q, kHexDigit)) {
+    if (value >> 60) return false;
+    char c = *q;
+    int v = IsDigit(c) ? c - '0' : (c | 0x20) - 'a' + 10;
+    value = value * 16 + static_cast<uint64_t>(v);
+    ++q;
+  }
+  if (q == digits || *q != ')') return false;
+  if (value == 0 || value > ((uint64_t{1} << 52) - 1)) return false;
+  p = q + 1;
+  return true;
+}
+
+}  // namespace
+
+std::string_view TokKindName(TokKind kind) {
+  switch (kind) {
+    case TokKind::kEof: return "end of file";
+    case TokKind::kError: return "invalid token";
+    case TokKind::kEqual: return "'='";
+    case TokKind::kComma: return "','";
+    case TokKind::kColon: return "':'";
+    case TokKind::kAsterisk: return "'*'";
+    case TokKind::kQuestionMark: return "'?'";
+    case TokKind::kOctothorp: return "'#'";
+    case TokKind::kPlus: return "'+'";
+    case TokKind::kTilde: return "'~'";
+    case TokKind::kLsquare: return "'['";
+    case TokKind::kRsquare: return "']'";
+    case TokKind::kLbrace: return "'{'";
+    case TokKind::kRbrace: return "'}'";
+    case TokKind::kLparen: return "'('";
+    case TokKind::kRparen: return "')'";
+    case TokKind::kArrow: return "'->'";
+    case TokKind::kLeq: return "'<='";
+    case TokKind::kDots: return "'...'";
+    case TokKind::kw_true: return "'true'";
+    case TokKind::kw_false: return "'false'";
+    case TokKind::kw_inf: return "'inf'";
+    case TokKind::kw_HloModule: return "'HloModule'";
+    case TokKind::kw_ENTRY: return "'ENTRY'";
+    case TokKind::kw_ROOT: return "'ROOT'";
+    case TokKind::kw_FileLocations: return "'FileLocations'";
+    case TokKind::kw_FileNames: return "'FileNames'";
+    case TokKind::kw_FunctionNames: return "'FunctionNames'";
+    case TokKind::kw_StackFrames: return "'StackFrames'";
+    case TokKind::kw_maximal: return "'maximal'";
+    case TokKind::kw_replicated: return "'replicated'";
+    case TokKind::kw_manual: return "'manual'";
+    case TokKind::kw_last_tile_dim_replicate: return "'last_tile_dim_replicate'";
+    case TokKind::kw_shard_as: return "'shard_as'";
+    case TokKind::kw_shard_like: return "'shard_like'";
+    case TokKind::kw_unknown: return "'unknown'";
+    case TokKind::kw_unreduced: return "'unreduced'";
+    case TokKind::kNegInf: return "'-inf'";
+    case TokKind::kPrimitiveType: return "element type";
+    case TokKind::kName: return "name";
+    case TokKind::kAttributeName: return "attribute name";
+    case TokKind::kDimLabels: return "dim labels";
+    case TokKind::kDxD: return "'NxM' pattern";
+    case TokKind::kPad: return "padding pattern";
+    case TokKind::kIdent: return "identifier";
+    case TokKind::kString: return "string";
+    case TokKind::kInt: return "integer";
+    case TokKind::kDecimal: return "decimal";
+    case TokKind::kSplitMarker: return "'// -----' split marker";
+  }
+  return "token";
+}
+
+std::string_view LexErrorMessage(LexError error) {
+  switch (error) {
+    case LexError::kNone: return "invalid token";
+    case LexError::kUnexpectedChar: return "unexpected character";
+    case LexError::kNulByte: return "NUL byte in the text";
+    case LexError::kUnterminatedComment: return "unterminated /* comment";
+    case LexError::kUnterminatedString: return "unterminated string";
+    case LexError::kBadEscape: return "invalid escape sequence in string";
+    case LexError::kIntOverflow: return "integer literal out of range";
+    case LexError::kBadNanPayload: return "invalid NaN payload";
+    case LexError::kUnterminatedJson: return "unterminated JSON object";
+  }
+  return "invalid token";
+}
+
+const char* MatchDimLabels(const char* p) {
+  const char* q = MatchAtLeastTwo(p, IsDimLabelOuter);
+  if (q == nullptr || *q != '_') return nullptr;
+  q = MatchAtLeastTwo(q + 1, IsDimLabelKernel);
+  if (q == nullptr || q[0] != '-' || q[1] != '>') return nullptr;
+  return MatchAtLeastTwo(q + 2, IsDimLabelOuter);
+}
+
+const char* MatchDxD(const char* p) {
+  const char* q = SkipDigits(p);
+  if (q == p) return nullptr;
+  const char* end = nullptr;
+  while (*q == 'x' && IsDigit(q[1])) {
+    q = SkipDigits(q + 1);
+    end = q;
+  }
+  return end;
+}
+
+const char* MatchPad(const char* p) {
+  const char* q = MatchPadDim(p);
+  if (q == nullptr) return nullptr;
+  while (*q == 'x') {
+    const char* next = MatchPadDim(q + 1);
+    if (next == nullptr) break;
+    q = next;
+  }
+  return q;
+}
+
+const char* MatchFloat(const char* p) {
+  const char* q = p;
+  if (*q == '-') ++q;
+  const char* int_end = SkipDigits(q);
+  bool has_int = int_end != q;
+  const char* mantissa_end = int_end;
+  bool has_dot = *int_end == '.';
+  bool has_frac = false;
+  if (has_dot) {
+    mantissa_end = SkipDigits(int_end + 1);
+    has_frac = mantissa_end != int_end + 1;
+  }
+  bool mantissa_ok = has_dot ? (has_int || has_frac) : has_int;
+  if (!mantissa_ok) return nullptr;
+  if (*mantissa_end == 'e' || *mantissa_end == 'E') {
+    const char* e = mantissa_end + 1;
+    if (*e == '+' || *e == '-') ++e;
+    if (IsDigit(*e)) return SkipDigits(e);
+  }
+  return has_dot ? mantissa_end : nullptr;
+}
+
+Lexer::Lexer(const char* buffer, uint32_t size, uint32_t start)
+    : buf_(buffer), end_(buffer + size), cur_(buffer + start) {}
+
+void Lexer::Reset(uint32_t position) {
+  cur_ = buf_ + position;
+  tok_ = Token();
+  tok_.begin = tok_.end = position;
+}
+
+TokKind Lexer::Lex(uint64_t skip_mask) {
+  prev_end_ = tok_.end;
+  tok_.error = LexError::kNone;
+  tok_.kind = LexToken(skip_mask);
+  tok_.end = static_cast<uint32_t>(cur_ - buf_);
+  return tok_.kind;
+}
+
+TokKind Lexer::LookAhead() {
+  if (tok_.kind == TokKind::kEof || tok_.kind == TokKind::kError) return tok_.kind;
+  const char* saved_cur = cur_;
+  Token saved = tok_;
+  const uint32_t saved_prev = prev_end_;
+  TokKind next = Lex();
+  cur_ = saved_cur;
+  tok_ = saved;
+  prev_end_ = saved_prev;
+  return next;
+}
+
+TokKind Lexer::Error(LexError error) {
+  tok_.error = error;
+  return TokKind::kError;
+}
+
+bool Lexer::SkipBlockComment() {
+  // cur_ points after "/*".
+  const char* p = cur_;
+  while (true) {
+    const void* found = std::memchr(p, '*', static_cast<size_t>(end_ - p));
+    const char* star = found ? static_cast<const char*>(found) : end_;
+    // A NUL byte inside the comment is an error (checked only over the
+    // comment's own bytes, so scanning stays linear).
+    if (const void* nul = std::memchr(p, '\0', static_cast<size_t>(star - p))) {
+      cur_ = static_cast<const char*>(nul);
+      return false;
+    }
+    if (found == nullptr) return false;
+    p = star + 1;
+    if (*p == '/') {
+      cur_ = p + 1;
+      return true;
+    }
+  }
+}
+
+bool Lexer::SkipLineComment() {
+  // cur_ points after "//".
+  const char* start = cur_;
+  const char* p = cur_;
+  while (*p != '\n' && *p != '\r' && *p != '\0') ++p;
+  cur_ = p;
+  // A split marker: the line holds only `// -----` (leading blanks allowed).
+  const char* line_start = start - 2;
+  while (line_start > buf_ && (line_start[-1] == ' ' || line_start[-1] == '\t')) --line_start;
+  if (line_start != buf_ && line_start[-1] != '\n' && line_start[-1] != '\r') return false;
+  const char* q = start;
+  while (q < p && *q == ' ') ++q;
+  if (p - q < 5 || std::memcmp(q, "-----", 5) != 0) return false;
+  q += 5;
+  while (q < p && (*q == ' ' || *q == '\t')) ++q;
+  return q == p;
+}
+
+TokKind Lexer::LexToken(uint64_t skip_mask) {
+  while (true) {
+    tok_.begin = static_cast<uint32_t>(cur_ - buf_);
+    const char c = *cur_;
+    if (Is(c, kSpace)) {
+      ++cur_;
+      while (Is(*cur_, kSpace)) ++cur_;
+      continue;
+    }
+    if (Is(c, kIdentStart)) {
+      ++cur_;
+      return LexIdentifier();
+    }
+    switch (c) {
+      case '\0':
+        if (cur_ >= end_) return TokKind::kEof;
+        return Error(LexError::kNulByte);
+      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+      case '8': case '9': case '-': case '?': {
+        if (c == '-' && cur_[1] == '>') {
+          cur_ += 2;
+          return TokKind::kArrow;
+        }
+        TokKind kind = LexNumberOrPattern(skip_mask);
+        if (kind == TokKind::kError && c == '?' && tok_.error == LexError::kUnexpectedChar) {
+          cur_ = buf_ + tok_.begin + 1;
+          tok_.error = LexError::kNone;
+          return TokKind::kQuestionMark;
+        }
+        return kind;
+      }
+      case '=': ++cur_; return TokKind::kEqual;
+      case '<':
+        if (cur_[1] == '=') {
+          cur_ += 2;
+          return TokKind::kLeq;
+        }
+        ++cur_;
+        return Error(LexError::kUnexpectedChar);
+      case ',': ++cur_; return TokKind::kComma;
+      case '%': ++cur_; return LexPercent();
+      case ':': ++cur_; return TokKind::kColon;
+      case '*': ++cur_; return TokKind::kAsterisk;
+      case '#': ++cur_; return TokKind::kOctothorp;
+      case '+': ++cur_; return TokKind::kPlus;
+      case '~': ++cur_; return TokKind::kTilde;
+      case '[': ++cur_; return TokKind::kLsquare;
+      case ']': ++cur_; return TokKind::kRsquare;
+      case '{': ++cur_; return TokKind::kLbrace;
+      case '}': ++cur_; return TokKind::kRbrace;
+      case '(': ++cur_; return TokKind::kLparen;
+      case ')': ++cur_; return TokKind::kRparen;
+      case '/':
+        if (cur_[1] == '*') {
+          const char* comment_start = cur_;
+          cur_ += 2;
+          if (!SkipBlockComment()) {
+            if (*cur_ == '\0' && cur_ < end_) return Error(LexError::kNulByte);
+            cur_ = comment_start;
+            return Error(LexError::kUnterminatedComment);
+          }
+          continue;
+        }
+        if (cur_[1] == '/') {
+          cur_ += 2;
+          if (SkipLineComment()) return TokKind::kSplitMarker;
+          if (*cur_ == '\0' && cur_ < end_) return Error(LexError::kNulByte);
+          continue;
+        }
+        ++cur_;
+        return Error(LexError::kUnexpectedChar);
+      case '.':
+        if (cur_[1] == '.' && cur_[2] == '.') {
+          cur_ += 3;
+          return TokKind::kDots;
+        }
+        ++cur_;
+        return Error(LexError::kUnexpectedChar);
+      case '"':
+      case '\'':
+        return LexString(c);
+      default:
+        ++cur_;
+        return Error(LexError::kUnexpectedChar);
+    }
+  }
+}
+
+TokKind Lexer::LexIdentifier() {
+  // cur_ is one past the first character.
+  const char* start = buf_ + tok_.begin;
+  while (Is(*cur_, kIdentChar)) ++cur_;
+  std::string_view ident(start, static_cast<size_t>(cur_ - start));
+  if (*cur_ == ':') {
+    tok_.text = ident;
+    ++cur_;
+    return TokKind::kName;
+  }
+  if (*cur_ == '=') {
+    tok_.text = ident;
+    ++cur_;
+    return TokKind::kAttributeName;
+  }
+  tok_.text = ident;
+  PrimitiveType type = PrimitiveTypeFromName(ident);
+  if (type != PrimitiveType::kInvalid) {
+    tok_.primitive_type = type;
+    return TokKind::kPrimitiveType;
+  }
+  switch (ident.size()) {
+    case 3:
+      if (ident == "nan") {
+        if (*cur_ == '(' && !MatchNanPayload(cur_)) return Error(LexError::kBadNanPayload);
+        return TokKind::kDecimal;
+      }
+      if (ident == "inf") return TokKind::kw_inf;
+      break;
+    case 4:
+      if (ident == "true") return TokKind::kw_true;
+      if (ident == "ROOT") return TokKind::kw_ROOT;
+      break;
+    case 5:
+      if (ident == "false") return TokKind::kw_false;
+      if (ident == "ENTRY") return TokKind::kw_ENTRY;
+      break;
+    case 6:
+      if (ident == "manual") return TokKind::kw_manual;
+      break;
+    case 7:
+      if (ident == "maximal") return TokKind::kw_maximal;
+      if (ident == "unknown") return TokKind::kw_unknown;
+      break;
+    case 8:
+      if (ident == "shard_as") return TokKind::kw_shard_as;
+      break;
+    case 9:
+      if (ident == "HloModule") return TokKind::kw_HloModule;
+      if (ident == "FileNames") return TokKind::kw_FileNames;
+      if (ident == "unreduced") return TokKind::kw_unreduced;
+      break;
+    case 10:
+      if (ident == "replicated") return TokKind::kw_replicated;
+      if (ident == "shard_like") return TokKind::kw_shard_like;
+      break;
+    case 11:
+      if (ident == "StackFrames") return TokKind::kw_StackFrames;
+      break;
+    case 13:
+      if (ident == "FileLocations") return TokKind::kw_FileLocations;
+      if (ident == "FunctionNames") return TokKind::kw_FunctionNames;
+      break;
+    case 23:
+      if (ident == "last_tile_dim_replicate") return TokKind::kw_last_tile_dim_replicate;
+      break;
+    default:
+      break;
+  }
+  // Dim labels such as b01f_01io->b01f can start with a letter; the
+  // identifier scan stops inside them, so re-match from the start.
+  if (start[0] == 'b' || start[0] == 'f') {
+    if (const char* end = MatchDimLabels(start)) {
+      cur_ = end;
+      tok_.text = std::string_view(start, static_cast<size_t>(end - start));
+      return TokKind::kDimLabels;
+    }
+  }
+  return TokKind::kIdent;
+}
+
+TokKind Lexer::LexPercent() {
+  const char* name_start = cur_;
+  if (!Is(*cur_, kIdentStart)) return Error(LexError::kUnexpectedChar);
+  ++cur_;
+  while (Is(*cur_, kIdentChar)) ++cur_;
+  tok_.text = std::string_view(name_start, static_cast<size_t>(cur_ - name_start));
+  return TokKind::kName;
+}
+
+TokKind Lexer::LexNumberOrPattern(uint64_t skip_mask) {
+  const char* start = cur_;
+  // Fast path: a plain integer followed by a byte that cannot continue any
+  // number pattern (decimal, dim labels, NxM, padding).
+  if (IsDigit(*start)) {
+    const char* p = start;
+    uint64_t value = 0;
+    int digits = 0;
+    while (IsDigit(*p) && digits < 18) {
+      value = value * 10 + static_cast<uint64_t>(*p - '0');
+      ++p;
+      ++digits;
+    }
+    const char next = *p;
+    if (!IsDigit(next) && next != '.' && next != 'e' && next != 'E' && next != '_' &&
+        next != 'x' && next != 'b' && next != 'f' && next != '?' && next != 'i' && next != 'o') {
+      cur_ = p;
+      tok_.int_value = static_cast<int64_t>(value);
+      return TokKind::kInt;
+    }
+  }
+  auto allowed = [skip_mask](TokKind kind) {
+    return (skip_mask & (uint64_t{1} << static_cast<int>(kind))) == 0;
+  };
+  if (allowed(TokKind::kDecimal)) {
+    if (const char* end = MatchFloat(start)) {
+      cur_ = end;
+      return TokKind::kDecimal;
+    }
+  }
+  if (allowed(TokKind::kDimLabels)) {
+    if (const char* end = MatchDimLabels(start)) {
+      cur_ = end;
+      tok_.text = std::string_view(start, static_cast<size_t>(end - start));
+      return TokKind::kDimLabels;
+    }
+  }
+  if (allowed(TokKind::kDxD)) {
+    if (const char* end = MatchDxD(start)) {
+      cur_ = end;
+      tok_.text = std::string_view(start, static_cast<size_t>(end - start));
+      return TokKind::kDxD;
+    }
+  }
+  if (allowed(TokKind::kPad)) {
+    if (const char* end = MatchPad(start)) {
+      cur_ = end;
+      tok_.text = std::string_view(start, static_cast<size_t>(end - start));
+      return TokKind::kPad;
+    }
+  }
+  // [-]?\d+ with XLA's ranges: negatives down to INT64_MIN, non-negatives up
+  // to UINT64_MAX (bit-cast to int64).
+  const char* p = start;
+  bool negative = *p == '-';
+  if (negative) ++p;
+  if (IsDigit(*p)) {
+    uint64_t value = 0;
+    const uint64_t limit = negative ? uint64_t{1} << 63 : std::numeric_limits<uint64_t>::max();
+    while (IsDigit(*p)) {
+      uint64_t digit = static_cast<uint64_t>(*p - '0');
+      if (value > (limit - digit) / 10) {
+        cur_ = SkipDigits(p);
+        return Error(LexError::kIntOverflow);
+      }
+      value = value * 10 + digit;
+      ++p;
+    }
+    cur_ = p;
+    tok_.int_value = negative ? static_cast<int64_t>(~value + 1) : static_cast<int64_t>(value);
+    return TokKind::kInt;
+  }
+  if (negative && std::memcmp(p, "inf", 3) == 0) {
+    cur_ = p + 3;
+    return TokKind::kNegInf;
+  }
+  if (negative && std::memcmp(p, "nan", 3) == 0) {
+    cur_ = p + 3;
+    if (*cur_ == '(' && !MatchNanPayload(cur_)) return Error(LexError::kBadNanPayload);
+    return TokKind::kDecimal;
+  }
+  cur_ = start + 1;
+  return Error(LexError::kUnexpectedChar);
+}
+
+TokKind Lexer::LexString(char quote) {
+  // Mirrors "([^"\\]|\\.)*": any byte but the quote or a backslash, or a
+  // backslash followed by anything except a newline.
+  const char* start = cur_;
+  const char* p = cur_ + 1;
+  bool escapes = false;
+  while (true) {
+    // Fast path over ordinary bytes.
+    while (*p != quote && *p != '\\' && *p != '\0') ++p;
+    if (*p == quote) break;
+    if (*p == '\0') {
+      if (p < end_) {
+        cur_ = p;
+        return Error(LexError::kNulByte);
+      }
+      cur_ = start + 1;
+      return Error(LexError::kUnterminatedString);
+    }
+    // Backslash.
+    if (p[1] == '\n' || (p[1] == '\0' && p + 1 >= end_)) {
+      cur_ = start + 1;
+      return Error(LexError::kUnterminatedString);
+    }
+    escapes = true;
+    p += 2;
+  }
+  tok_.text = std::string_view(start + 1, static_cast<size_t>(p - start - 1));
+  tok_.string_has_escapes = escapes;
+  cur_ = p + 1;
+  if (escapes && !ValidStringEscapes(tok_.text)) return Error(LexError::kBadEscape);
+  return TokKind::kString;
+}
+
+TokKind Lexer::LexJsonDict() {
+  if (tok_.kind != TokKind::kLbrace) return TokKind::kError;
+  const char* start = buf_ + tok_.begin;
+  const char* p = start + 1;
+  int64_t depth = 1;
+  while (depth > 0) {
+    char c = *p;
+    if (c == '\0') {
+      if (p < end_) {
+        cur_ = p;
+        tok_.kind = Error(LexError::kNulByte);
+        return tok_.kind;
+      }
+      tok_.kind = Error(LexError::kUnterminatedJson);
+      return tok_.kind;
+    }
+    if (c == '"') {
+      ++p;
+      while (*p != '"') {
+        if (*p == '\0') {
+          tok_.kind = Error(p < end_ ? LexError::kNulByte : LexError::kUnterminatedJson);
+          return tok_.kind;
+        }
+        if (*p == '\\') {
+          if (p[1] == '\n' || (p[1] == '\0')) {
+            tok_.kind = Error(LexError::kUnterminatedJson);
+            return tok_.kind;
+          }
+          ++p;
+        }
+        ++p;
+      }
+      ++p;
+      continue;
+    }
+    if (c == '{') ++depth;
+    if (c == '}') --depth;
+    ++p;
+  }
+  cur_ = p;
+  tok_.kind = TokKind::kString;
+  tok_.text = std::string_view(start, static_cast<size_t>(p - start));
+  tok_.string_has_escapes = false;
+  tok_.end = static_cast<uint32_t>(p - buf_);
+  return tok_.kind;
+}
+
+double Lexer::DecimalValue() const {
+  std::string_view text = TokenText();
+  switch (tok_.kind) {
+    case TokKind::kw_inf: return std::numeric_limits<double>::infinity();
+    case TokKind::kNegInf: return -std::numeric_limits<double>::infinity();
+    case TokKind::kInt: return static_cast<double>(tok_.int_value);
+    default: break;
+  }
+  if (text.find("nan") != std::string_view::npos) {
+    return text[0] == '-' ? -std::numeric_limits<double>::quiet_NaN()
+                          : std::numeric_limits<double>::quiet_NaN();
+  }
+  double value = 0;
+  auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec == std::errc::result_out_of_range) {
+    // from_chars leaves the value unset on overflow; XLA's SimpleAtod gives
+    // +-inf for overflow and 0 for underflow.
+    bool negative = text[0] == '-';
+    bool tiny = text.find_first_of("eE") != std::string_view::npos &&
+                text[text.find_first_of("eE") + 1] == '-';
+    if (tiny) return negative ? -0.0 : 0.0;
+    return negative ? -std::numeric_limits<double>::infinity()
+                    : std::numeric_limits<double>::infinity();
+  }
+  return value;
+}
+
+bool ValidStringEscapes(std::string_view raw) {
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] != '\\') continue;
+    if (++i >= raw.size()) return false;
+    char c = raw[i];
+    switch (c) {
+      case 'a': case 'b': case 'f': case 'n': case 'r': case 't': case 'v':
+      case '\\': case '\'': case '"': case '?':
+        break;
+      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+        int value = c - '0';
+        size_t digits = 1;
+        while (digits < 3 && i + 1 < raw.size() && raw[i + 1] >= '0' && raw[i + 1] <= '7') {
+          value = value * 8 + (raw[++i] - '0');
+          ++digits;
+        }
+        if (value > 0xff) return false;
+        break;
+      }
+      case 'x': case 'X': {
+        size_t digits = 0;
+        while (i + 1 < raw.size() && Is(raw[i + 1], kHexDigit)) {
+          ++i;
+          ++digits;
+        }
+        if (digits == 0 || digits > 2) return false;
+        break;
+      }
+      case 'u': case 'U': {
+        size_t want = c == 'u' ? 4 : 8;
+        for (size_t k = 0; k < want; ++k) {
+          if (++i >= raw.size() || !Is(raw[i], kHexDigit)) return false;
+        }
+        break;
+      }
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+std::string UnescapeString(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  for (size_t i = 0; i < raw.size(); ++i) {
+    char c = raw[i];
+    if (c != '\\' || i + 1 >= raw.size()) {
+      out.push_back(c);
+      continue;
+    }
+    char e = raw[++i];
+    switch (e) {
+      case 'a': out.push_back('\a'); break;
+      case 'b': out.push_back('\b'); break;
+      case 'f': out.push_back('\f'); break;
+      case 'n': out.push_back('\n'); break;
+      case 'r': out.push_back('\r'); break;
+      case 't': out.push_back('\t'); break;
+      case 'v': out.push_back('\v'); break;
+      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+        int value = e - '0';
+        int digits = 1;
+        while (digits < 3 && i + 1 < raw.size() && raw[i + 1] >= '0' && raw[i + 1] <= '7') {
+          value = value * 8 + (raw[++i] - '0');
+          ++digits;
+        }
+        out.push_back(static_cast<char>(value));
+        break;
+      }
+      case 'x': case 'X': {
+        int value = 0;
+        int digits = 0;
+        while (digits < 2 && i + 1 < raw.size() && Is(raw[i + 1], kHexDigit)) {
+          char h = raw[++i];
+          value = value * 16 + (IsDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+          ++digits;
+        }
+        out.push_back(static_cast<char>(value));
+        break;
+      }
+      case 'u': case 'U': {
+        size_t want = e == 'u' ? 4 : 8;
+        uint32_t cp = 0;
+        for (size_t k = 0; k < want && i + 1 < raw.size(); ++k) {
+          char h = raw[++i];
+          cp = cp * 16 + static_cast<uint32_t>(IsDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+        }
+        // UTF-8 encode.
+        if (cp < 0x80) {
+          out.push_back(static_cast<char>(cp));
+        } else if (cp < 0x800) {
+          out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+          out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        } else if (cp < 0x10000) {
+          out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+          out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+          out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        } else {
+          out.push_back(static_cast<char>(0xF0 | ((cp >> 18) & 0x07)));
+          out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+          out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+          out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        }
+        break;
+      }
+      default:
+        out.push_back(e);
+        break;
+    }
+  }
+  return out;
+}
+
+}  // namespace hlolint

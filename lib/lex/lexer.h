@@ -1,0 +1,81 @@
+// Hand-written HLO lexer with the token rules of XLA's HloLexer.
+//
+// Tokens are views into the source; nothing is copied or allocated. The
+// buffer must be followed by a NUL byte (SourceFile guarantees it), which lets
+// the hot loops scan without bounds checks.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "lex/token.h"
+
+namespace hlolint {
+
+class Lexer {
+ public:
+  // Lexes buffer[start, size). buffer[size] must be '\0'.
+  Lexer(const char* buffer, uint32_t size, uint32_t start = 0);
+
+  // Advances to the next token and returns its kind. `skip_mask` has bit
+  // (1 << kind) set for number-like patterns that must not be produced
+  // (kDecimal, kDimLabels, kDxD, kPad), as XLA's LexToken(skip_mask).
+  TokKind Lex(uint64_t skip_mask = 0);
+  // Kind of the token after the current one, without consuming it.
+  TokKind LookAhead();
+  // After a '{' token: consumes a brace-balanced JSON object (quoted strings
+  // skipped) and makes it the current token as kString whose text includes
+  // the braces.
+  TokKind LexJsonDict();
+
+  const Token& tok() const { return tok_; }
+  TokKind kind() const { return tok_.kind; }
+  uint32_t offset() const { return tok_.begin; }
+  // One past the last byte of the token before the current one.
+  uint32_t previous_end() const { return prev_end_; }
+  // Offset of the next unlexed byte.
+  uint32_t position() const { return static_cast<uint32_t>(cur_ - buf_); }
+  const char* buffer() const { return buf_; }
+  uint32_t size() const { return static_cast<uint32_t>(end_ - buf_); }
+  std::string_view TokenText() const { return {buf_ + tok_.begin, tok_.end - tok_.begin}; }
+
+  // Repositions the lexer (used to recover after errors and to re-lex spans).
+  void Reset(uint32_t position);
+
+  // Decimal value of a kDecimal / kInt / kw_inf / kNegInf token.
+  double DecimalValue() const;
+
+ private:
+  TokKind LexToken(uint64_t skip_mask);
+  TokKind LexIdentifier();
+  TokKind LexPercent();
+  TokKind LexNumberOrPattern(uint64_t skip_mask);
+  TokKind LexString(char quote);
+  TokKind Error(LexError error);
+  bool SkipBlockComment();
+  // Returns true when the `//` comment starting at cur_-1 is a split marker.
+  bool SkipLineComment();
+
+  const char* buf_;
+  const char* end_;
+  const char* cur_;
+  Token tok_;
+  uint32_t prev_end_ = 0;
+};
+
+// Validates the escapes of a string token's text as absl::CUnescape would.
+bool ValidStringEscapes(std::string_view raw);
+// Processes C escapes (\n, \", \\, octal, \x, \u, \U). Invalid escapes are
+// kept verbatim; call ValidStringEscapes first when that matters.
+std::string UnescapeString(std::string_view raw);
+
+// Matchers for XLA's number-like patterns; each returns the end of the
+// longest match starting at `p`, or nullptr. The text must be NUL-terminated.
+const char* MatchDimLabels(const char* p);
+const char* MatchDxD(const char* p);
+const char* MatchPad(const char* p);
+const char* MatchFloat(const char* p);
+
+}  // namespace hlolint

@@ -1,0 +1,203 @@
+#include "parse/attributes.h"
+
+#include "parse/value_parser.h"
+
+namespace hlolint {
+namespace {
+
+// A parser positioned on the first token of an attribute's value.
+class AttrReader : public ValueParser {
+ public:
+  AttrReader(const Module& m, const Attribute& attribute, ShapeTable* shapes)
+      : ValueParser(m.source(), attribute.value_offset, shapes) {
+    Lex();
+  }
+};
+
+const Attribute* Find(const Module& m, InstrId id, AttrName name) {
+  return m.FindAttribute(id, name);
+}
+
+}  // namespace
+
+std::optional<int64_t> IntAttr(const Module& m, InstrId id, AttrName name) {
+  const Attribute* a = Find(m, id, name);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  int64_t value;
+  if (!r.ParseInt64(&value)) return std::nullopt;
+  return value;
+}
+
+std::optional<bool> BoolAttr(const Module& m, InstrId id, AttrName name) {
+  const Attribute* a = Find(m, id, name);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  bool value;
+  if (!r.ParseBool(&value)) return std::nullopt;
+  return value;
+}
+
+std::optional<std::string_view> RawStringAttr(const Module& m, InstrId id, AttrName name) {
+  const Attribute* a = Find(m, id, name);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  std::string_view raw;
+  if (r.kind() == TokKind::kString) {
+    if (!r.ParseString(&raw)) return std::nullopt;
+    return raw;
+  }
+  if (r.kind() == TokKind::kLbrace && r.ParseJsonDict(&raw)) return raw;
+  return std::nullopt;
+}
+
+std::optional<std::string> StringAttr(const Module& m, InstrId id, AttrName name) {
+  const Attribute* a = Find(m, id, name);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  if (r.kind() != TokKind::kString) return std::nullopt;
+  const bool escapes = r.tok().string_has_escapes;
+  std::string_view raw = r.tok().text;
+  return escapes ? UnescapeString(raw) : std::string(raw);
+}
+
+std::optional<std::string_view> IdentAttr(const Module& m, InstrId id, AttrName name) {
+  const Attribute* a = Find(m, id, name);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  if (r.kind() != TokKind::kIdent) return std::nullopt;
+  return r.tok().text;
+}
+
+std::optional<std::vector<int64_t>> IntListAttr(const Module& m, InstrId id, AttrName name) {
+  const Attribute* a = Find(m, id, name);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  std::vector<int64_t> values;
+  if (!r.ParseInt64List(TokKind::kLbrace, TokKind::kRbrace, TokKind::kComma, &values)) {
+    return std::nullopt;
+  }
+  return values;
+}
+
+std::optional<std::vector<std::vector<int64_t>>> IntListListAttr(const Module& m, InstrId id,
+                                                                 AttrName name) {
+  const Attribute* a = Find(m, id, name);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  std::vector<std::vector<int64_t>> values;
+  if (!r.ParseInt64ListList(TokKind::kLbrace, TokKind::kRbrace, TokKind::kComma, &values)) {
+    return std::nullopt;
+  }
+  return values;
+}
+
+std::optional<Window> WindowAttr(const Module& m, InstrId id) {
+  const Attribute* a = Find(m, id, AttrName::kWindow);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  Window window;
+  if (!r.ParseWindow(&window)) return std::nullopt;
+  return window;
+}
+
+std::optional<ConvolutionDimensionNumbers> DimLabelsAttr(const Module& m, InstrId id) {
+  const Attribute* a = Find(m, id, AttrName::kDimLabels);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  ConvolutionDimensionNumbers dnums;
+  if (!r.ParseConvolutionDimensionNumbers(&dnums)) return std::nullopt;
+  return dnums;
+}
+
+std::optional<SliceRanges> SliceAttr(const Module& m, InstrId id) {
+  const Attribute* a = Find(m, id, AttrName::kSlice);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  SliceRanges ranges;
+  if (!r.ParseSliceRanges(&ranges)) return std::nullopt;
+  return ranges;
+}
+
+std::optional<PaddingConfig> PaddingAttr(const Module& m, InstrId id) {
+  const Attribute* a = Find(m, id, AttrName::kPadding);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  PaddingConfig padding;
+  if (!r.ParsePaddingConfig(&padding)) return std::nullopt;
+  return padding;
+}
+
+std::optional<ReplicaGroups> ReplicaGroupsAttr(const Module& m, InstrId id) {
+  const Attribute* a = Find(m, id, AttrName::kReplicaGroups);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  ReplicaGroups groups;
+  if (!r.ParseReplicaGroups(&groups)) return std::nullopt;
+  return groups;
+}
+
+std::optional<std::vector<ShapeId>> ShapeListAttr(const Module& m, InstrId id, AttrName name,
+                                                  ShapeTable& table) {
+  const Attribute* a = Find(m, id, name);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, &table);
+  std::vector<ShapeId> shapes;
+  if (r.kind() == TokKind::kLbrace) {
+    if (!r.ParseShapeList(&shapes)) return std::nullopt;
+  } else {
+    ShapeId one;
+    if (!r.ParseShape(&one)) return std::nullopt;
+    shapes.push_back(one);
+  }
+  return shapes;
+}
+
+std::vector<OutputOperandAlias> OutputToOperandAliasing(const Module& m, InstrId id) {
+  std::vector<OutputOperandAlias> aliases;
+  const Attribute* a = Find(m, id, AttrName::kOutputToOperandAliasing);
+  if (a == nullptr) return aliases;
+  AttrReader r(m, *a, nullptr);
+  if (!r.ParseOutputOperandAliasing(&aliases)) aliases.clear();
+  return aliases;
+}
+
+std::string CustomCallTarget(const Module& m, InstrId id) {
+  return StringAttr(m, id, AttrName::kCustomCallTarget).value_or("");
+}
+
+std::optional<OpMetadata> Metadata(const Module& m, InstrId id) {
+  const Attribute* a = Find(m, id, AttrName::kMetadata);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  OpMetadata metadata;
+  if (!r.ParseMetadata(&metadata)) return std::nullopt;
+  return metadata;
+}
+
+std::optional<std::string> FrontendAttribute(const Module& m, InstrId id, std::string_view key) {
+  const Attribute* a = Find(m, id, AttrName::kFrontendAttributes);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  if (!r.EatIfPresent(TokKind::kLbrace)) return std::nullopt;
+  while (r.kind() == TokKind::kAttributeName) {
+    const std::string_view name = r.tok().text;
+    r.Lex();
+    std::string_view value;
+    bool escapes = false;
+    if (r.kind() == TokKind::kString) {
+      escapes = r.tok().string_has_escapes;
+      value = r.tok().text;
+      r.Lex();
+    } else if (r.kind() == TokKind::kLbrace) {
+      if (!r.ParseJsonDict(&value)) return std::nullopt;
+    } else {
+      return std::nullopt;
+    }
+    if (name == key) return escapes ? UnescapeString(value) : std::string(value);
+    if (!r.EatIfPresent(TokKind::kComma)) break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace hlolint

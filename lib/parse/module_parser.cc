@@ -1,0 +1,1927 @@
+#include "parse/module_parser.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+bool CanInferShape(Opcode op) {
+  switch (op) {
+    case Opcode::kAbs: case Opcode::kAcos: case Opcode::kAcosh: case Opcode::kAsin:
+    case Opcode::kAsinh: case Opcode::kAtan: case Opcode::kAdd: case Opcode::kAddDependency:
+    case Opcode::kAfterAll: case Opcode::kAtan2: case Opcode::kAtanh:
+    case Opcode::kBatchNormGrad: case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormTraining: case Opcode::kBroadcast: case Opcode::kCall:
+    case Opcode::kCeil: case Opcode::kCholesky: case Opcode::kClamp: case Opcode::kClz:
+    case Opcode::kCompare: case Opcode::kComplex: case Opcode::kConcatenate:
+    case Opcode::kConditional: case Opcode::kConvolution: case Opcode::kCopy:
+    case Opcode::kCos: case Opcode::kCosh: case Opcode::kOptimizationBarrier:
+    case Opcode::kDivide: case Opcode::kDomain: case Opcode::kDot: case Opcode::kErf:
+    case Opcode::kExp: case Opcode::kExpm1: case Opcode::kFft: case Opcode::kFloor:
+    case Opcode::kGather: case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
+    case Opcode::kGetTupleElement: case Opcode::kImag: case Opcode::kIsFinite:
+    case Opcode::kLog: case Opcode::kLog1p: case Opcode::kLogistic: case Opcode::kAnd:
+    case Opcode::kNot: case Opcode::kOr: case Opcode::kXor: case Opcode::kMap:
+    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kMulhi: case Opcode::kMultiply:
+    case Opcode::kNegate: case Opcode::kPad: case Opcode::kPartitionId:
+    case Opcode::kPopulationCount: case Opcode::kPower: case Opcode::kRaggedDot:
+    case Opcode::kReal: case Opcode::kReduce: case Opcode::kRemainder: case Opcode::kReplicaId:
+    case Opcode::kReverse: case Opcode::kRoundNearestAfz: case Opcode::kRoundNearestEven:
+    case Opcode::kRsqrt: case Opcode::kScan: case Opcode::kScaledDot: case Opcode::kScatter:
+    case Opcode::kSelect: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical: case Opcode::kSign: case Opcode::kSin: case Opcode::kSinh:
+    case Opcode::kSqrt: case Opcode::kCbrt: case Opcode::kReduceWindow:
+    case Opcode::kSelectAndScatter: case Opcode::kSort: case Opcode::kSubtract:
+    case Opcode::kTan: case Opcode::kTanh: case Opcode::kTranspose:
+    case Opcode::kTriangularSolve: case Opcode::kTuple: case Opcode::kWhile: case Opcode::kTopK:
+    case Opcode::kShuffle:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Operand count the parser itself enforces right after the operand list
+// (XLA's ParseOperands(..., expected_size)); -1 when not fixed there.
+int ParserOperandCount(Opcode op) {
+  switch (op) {
+    case Opcode::kIota: case Opcode::kReplicaId: case Opcode::kPartitionId:
+    case Opcode::kRngGetAndUpdateState:
+      return 0;
+    case Opcode::kAdd: case Opcode::kDivide: case Opcode::kMultiply: case Opcode::kSubtract:
+    case Opcode::kAtan2: case Opcode::kComplex: case Opcode::kMaximum: case Opcode::kMinimum:
+    case Opcode::kMulhi: case Opcode::kPower: case Opcode::kRemainder: case Opcode::kAnd:
+    case Opcode::kOr: case Opcode::kXor: case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical:
+    case Opcode::kStochasticConvert: case Opcode::kAddDependency: case Opcode::kSend:
+    case Opcode::kTriangularSolve: case Opcode::kCompare: case Opcode::kPad:
+    case Opcode::kGather: case Opcode::kOutfeed: case Opcode::kSetDimensionSize:
+      return 2;
+    case Opcode::kClamp: case Opcode::kSelect: case Opcode::kBatchNormTraining:
+    case Opcode::kSelectAndScatter:
+      return 3;
+    case Opcode::kBatchNormInference: case Opcode::kBatchNormGrad:
+      return 5;
+    case Opcode::kConvolution:
+      return 2;
+    default:
+      break;
+  }
+  if (IsElementwiseUnary(op)) return 1;
+  switch (op) {
+    case Opcode::kAllGatherDone: case Opcode::kAllReduceDone: case Opcode::kBitcast:
+    case Opcode::kCollectivePermuteDone: case Opcode::kCopyDone:
+    case Opcode::kOptimizationBarrier: case Opcode::kCopyStart: case Opcode::kReshape:
+    case Opcode::kRecv: case Opcode::kRecvDone: case Opcode::kSendDone:
+    case Opcode::kGetTupleElement: case Opcode::kWhile: case Opcode::kFft:
+    case Opcode::kCholesky: case Opcode::kBroadcast: case Opcode::kReverse:
+    case Opcode::kTranspose: case Opcode::kSlice: case Opcode::kInfeed:
+    case Opcode::kReducePrecision: case Opcode::kDomain: case Opcode::kGetDimensionSize:
+    case Opcode::kTopK: case Opcode::kRngBitGenerator: case Opcode::kShuffle:
+      return 1;
+    default:
+      return -1;
+  }
+}
+
+bool IsChannelInstruction(Opcode op) {
+  switch (op) {
+    case Opcode::kSend: case Opcode::kSendDone: case Opcode::kRecv: case Opcode::kRecvDone:
+    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllReduce:
+    case Opcode::kAllReduceStart: case Opcode::kReduceScatter: case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll: case Opcode::kCollectiveBroadcast:
+    case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart:
+    case Opcode::kCollectiveReduce:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsAsync(Opcode op) {
+  return op == Opcode::kAsyncStart || op == Opcode::kAsyncUpdate || op == Opcode::kAsyncDone;
+}
+
+// Names XLA's NameUniquer would change: element type names (except tuple)
+// and a `__` prefix not reserved as `__xla_`. ("buffer" became a type name
+// after the XLA versions hlolint follows, so it stays a valid name.)
+std::string SanitizedName(std::string_view name) {
+  std::string out(name);
+  if (out != "tuple" && PrimitiveTypeFromName(out) != PrimitiveType::kInvalid) {
+    out += "_";
+  }
+  if (out.size() >= 2 && out[0] == '_' && out[1] == '_' && out.rfind("__xla_", 0) != 0) out[0] = 'a';
+  return out;
+}
+
+// §6.4 of the parser notes: the layout checks XLA makes inside tuples,
+// constants and default entry layouts. Returns "" when valid.
+std::string LayoutProblem(const Shape& shape) {
+  if (!shape.IsArray() || !shape.has_layout) return "";
+  const Layout& layout = shape.layout;
+  const int rank = shape.rank();
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  for (int64_t dim : layout.minor_to_major) {
+    if (dim < 0 || dim >= rank || seen[static_cast<size_t>(dim)]) {
+      return StrCat("layout minor_to_major {", StrJoin(layout.minor_to_major, ","),
+                          "} is not a permutation of the ", rank, " dimensions");
+    }
+    seen[static_cast<size_t>(dim)] = true;
+  }
+  if (layout.tail_padding_alignment <= 0) return "tail padding alignment L(...) must be positive";
+  if (layout.index_type != PrimitiveType::kInvalid || layout.pointer_type != PrimitiveType::kInvalid) {
+    return "index and pointer types #(...)/*(...) are only valid for sparse arrays";
+  }
+  for (const auto& tile : layout.tiles) {
+    if (tile.empty()) return "a tile T() must have at least one dimension";
+    for (int64_t d : tile) {
+      if (d == 0) return "a tile dimension must not be 0";
+    }
+  }
+  if (layout.element_size_bits < 0) return "element size E(...) must not be negative";
+  return "";
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Scratch
+
+void ModuleParser::InstrScratch::Reset() {
+  operands.clear();
+  attributes.clear();
+  controls.clear();
+  called.clear();
+  branches.clear();
+  dimensions.clear();
+  layout_constraints.clear();
+  slot_condition = slot_body = slot_true = slot_false = slot_select = slot_scatter = kNoId;
+  has_branches = has_slice_sizes = has_called_computations = has_to_apply = false;
+  has_channel_id = has_async_thread = has_layout_constraints = has_mode = false;
+  side_effect = use_global_device_ids = shape_written = shuffle_mode = false;
+  dimensions_size = -1;
+  dimensions_offset = 0;
+  channel_id = 0;
+  int_value = 0;
+  num_carries = 0;
+  async_thread = {};
+  layout_constraints_offset = 0;
+  parameter_replication_count = -1;
+  parameter_replication_offset = 0;
+  fusion_kind = FusionKind::kNone;
+  inherited_wrapped = Opcode::kInvalid;
+}
+
+ModuleParser::InstrScratch& ModuleParser::ScratchAt(size_t level) {
+  while (scratch_.size() <= level) scratch_.push_back(std::make_unique<InstrScratch>());
+  InstrScratch& s = *scratch_[level];
+  s.Reset();
+  return s;
+}
+
+// ---------------------------------------------------------------------------
+// Driver
+
+ModuleParser::ModuleParser(const SourceFile& file, uint32_t start, const ParseLimits& limits)
+    : ValueParser(file, start, nullptr, limits) {}
+
+bool ModuleParser::SkipSeparators() {
+  while (kind() == TokKind::kSplitMarker) Lex();
+  return kind() != TokKind::kEof;
+}
+
+void ModuleParser::SkipToNextModule(uint32_t error_offset) {
+  const char* data = file_.data();
+  const uint32_t size = file_.size();
+  uint32_t pos = std::min(error_offset, size);
+  // Start at the line after the error.
+  while (pos < size && data[pos] != '\n') ++pos;
+  while (pos < size) {
+    ++pos;  // skip '\n'
+    const uint32_t line = pos;
+    if (size - line >= 10 && std::memcmp(data + line, "HloModule", 9) == 0 &&
+        (data[line + 9] == ' ' || data[line + 9] == '\t')) {
+      lexer_.Reset(line);
+      Lex();
+      return;
+    }
+    uint32_t p = line;
+    while (p < size && (data[p] == ' ' || data[p] == '\t')) ++p;
+    if (size - p >= 2 && data[p] == '/' && data[p + 1] == '/') {
+      uint32_t q = p + 2;
+      while (q < size && data[q] == ' ') ++q;
+      if (size - q >= 5 && std::memcmp(data + q, "-----", 5) == 0) {
+        uint32_t r = q + 5;
+        while (r < size && (data[r] == ' ' || data[r] == '\t' || data[r] == '\r')) ++r;
+        if (r >= size || data[r] == '\n') {
+          lexer_.Reset(line);
+          Lex();
+          return;
+        }
+      }
+    }
+    const void* nl = std::memchr(data + line, '\n', size - line);
+    if (nl == nullptr) break;
+    pos = static_cast<uint32_t>(static_cast<const char*>(nl) - data);
+  }
+  lexer_.Reset(size);
+  Lex();
+}
+
+ParsedModule ModuleParser::ParseNextModule() {
+  ParsedModule out;
+  out.begin_offset = lexer_.offset();
+  module_ = std::make_unique<Module>(file_);
+  builder_ = std::make_unique<Module::Builder>(Module::Builder{*module_});
+  shapes_ = &builder_->shapes();
+  error_.reset();
+  error_note_.reset();
+  depth_ = 0;
+  scope_depth_ = 0;
+  computation_names_.Clear();
+  module_shape_cache_.Clear();
+  shape_cache_ = &module_shape_cache_;
+  scratch_level_ = 0;
+  builder_->begin_offset() = out.begin_offset;
+
+  bool ok;
+  if (kind() == TokKind::kw_HloModule) {
+    ok = ParseHloModule(true, &out);
+  } else if (kind() == TokKind::kw_ENTRY || lexer_.LookAhead() == TokKind::kLbrace) {
+    ok = ParseHloModule(false, &out);
+  } else if (kind() == TokKind::kError) {
+    ok = TokenError("expects an HLO module");
+
+  } else {
+    // XLA parses such text as one instruction; dumps never are. Headerless
+    // computations with a signature and no ENTRY end up here too.
+    ok = TokenError(StrCat(
+        "expects 'HloModule', 'ENTRY' or a computation, but sees ", TokKindName(kind()),
+        " (XLA would read this text as a single instruction)"));
+  }
+  out.instruction_count = static_cast<uint32_t>(module_->instruction_count());
+  out.computation_count = static_cast<uint32_t>(module_->computation_count());
+  if (!ok) {
+    out.error = error_ ? error_ : ParseError{lexer_.offset(), "syntax error"};
+    out.error_note = error_note_;
+    if (out.name.empty()) out.name = std::string(module_->name());
+    out.module.reset();
+    return out;
+  }
+  out.name = std::string(module_->name());
+  out.module = std::move(module_);
+  return out;
+}
+
+bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
+  ModuleHeader& header = builder_->header();
+  header.offset = lexer_.offset();
+  if (has_header) {
+    header.present = true;
+    Lex();
+    if (kind() != TokKind::kIdent && kind() != TokKind::kName) return TokenError("expects name");
+    header.name_offset = static_cast<uint32_t>(tok().text.data() - file_.data());
+    header.name_size = static_cast<uint32_t>(tok().text.size());
+    builder_->name() = std::string(tok().text);
+    out->name = builder_->name();
+    Lex();
+    if (!ParseHeaderAttributes()) return false;
+  }
+  if (!ParseStackFrameIndex()) return false;
+
+  CompId entry = kNoId;
+  do {
+    if (!ParseComputation(&entry)) return false;
+  } while (kind() != TokKind::kEof && kind() != TokKind::kw_HloModule &&
+           kind() != TokKind::kSplitMarker);
+  auto& comps = builder_->computations();
+  if (entry == kNoId) {
+    // The last top-level computation is the entry.
+    for (CompId c = static_cast<CompId>(comps.size()); c-- > 0;) {
+      if (!comps[c].is_inline) {
+        entry = c;
+        break;
+      }
+    }
+  }
+  builder_->entry() = entry;
+  comps[entry].is_entry = true;
+  if (!has_header) {
+    builder_->name() = StrCat("module_", module_->computation_name(entry));
+    header.name_offset = comps[entry].name_offset;
+    header.name_size = comps[entry].name_size;
+  }
+  builder_->end_offset() = lexer_.offset();
+  return FinishModule(out);
+}
+
+bool ModuleParser::ParseHeaderAttributes() {
+  ModuleHeader& header = builder_->header();
+  static constexpr std::string_view kAllowed[] = {
+      "alias_passthrough_params",
+      "allow_spmd_sharding_propagation_to_output",
+      "allow_spmd_sharding_propagation_to_parameters",
+      "backend_config",
+      "buffer_donor",
+      "debug_attributes",
+      "entry_computation_layout",
+      "frontend_attributes",
+      "input_output_alias",
+      "is_scheduled",
+      "num_partitions",
+      "origin_recovery_table",
+      "replica_count",
+  };
+  std::vector<std::string_view> seen;
+  while (EatIfPresent(TokKind::kComma)) {
+    const uint32_t offset = lexer_.offset();
+    if (kind() != TokKind::kAttributeName) return TokenError("expects attribute name");
+    std::string_view name = tok().text;
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+      return Error(offset, StrCat("attribute ", name, " already exists"));
+    }
+    if (std::find(std::begin(kAllowed), std::end(kAllowed), name) == std::end(kAllowed)) {
+      return Error(offset, StrCat("unexpected attribute \"", name, "\". Allowed attributes: ",
+                                        StrJoin(kAllowed, ", ")));
+    }
+    seen.push_back(name);
+    Lex();
+    bool ok = true;
+    if (name == "is_scheduled") {
+      header.is_scheduled_offset = offset;
+      ok = ParseBool(&header.is_scheduled);
+    } else if (name == "replica_count") {
+      header.replica_count_offset = offset;
+      ok = ParseInt64(&header.replica_count);
+    } else if (name == "num_partitions") {
+      header.num_partitions_offset = offset;
+      ok = ParseInt64(&header.num_partitions);
+    } else if (name == "input_output_alias") {
+      header.input_output_alias_offset = offset;
+      ok = ParseInputOutputAlias(&header.input_output_alias);
+    } else if (name == "buffer_donor") {
+      header.buffer_donor_offset = offset;
+      ok = ParseBufferDonors(&header.buffer_donors);
+    } else if (name == "alias_passthrough_params") {
+      ok = ParseBool(&header.alias_passthrough_params);
+    } else if (name == "entry_computation_layout") {
+      header.entry_layout_offset = offset;
+      header.has_entry_layout = true;
+      ok = ParseComputationLayout(&header.entry_param_layouts, &header.entry_result_layout);
+    } else if (name == "frontend_attributes") {
+      header.frontend_attributes_offset = offset;
+      ok = ParseFrontendAttributes();
+    } else if (name == "allow_spmd_sharding_propagation_to_parameters" ||
+               name == "allow_spmd_sharding_propagation_to_output") {
+      ok = ParseBooleanListOrSingleBoolean();
+    } else if (name == "origin_recovery_table") {
+      ok = ParseOriginalValueRecoveryTable();
+    } else if (name == "debug_attributes") {
+      ok = ParseDebugAttributes();
+    } else if (name == "backend_config") {
+      std::string_view raw;
+      if (kind() == TokKind::kString) {
+        ok = ParseString(&raw);
+      } else if (kind() == TokKind::kLbrace) {
+        ok = ParseJsonDict(&raw);
+      } else {
+        ok = TokenError("expects a string or a JSON object");
+      }
+    }
+    if (!ok) return Error(offset, StrCat("error parsing attribute ", name));
+  }
+  return true;
+}
+
+bool ModuleParser::ParseIntSubAttributes(std::initializer_list<std::string_view> names) {
+  const uint32_t offset = lexer_.offset();
+  if (!ParseToken(TokKind::kLbrace, "expects '{' to start sub attributes")) return false;
+  std::vector<std::string_view> seen;
+  if (kind() != TokKind::kRbrace) {
+    do {
+      EatIfPresent(TokKind::kComma);
+      const uint32_t attr_offset = lexer_.offset();
+      if (kind() != TokKind::kAttributeName) return Error(attr_offset, "expects attribute name");
+      std::string_view name = tok().text;
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        return Error(attr_offset, StrCat("unexpected attribute \"", name,
+                                               "\". Allowed attributes: ",
+                                               StrJoin(names, ", ")));
+      }
+      if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+        return Error(attr_offset, StrCat("attribute ", name, " already exists"));
+      }
+      seen.push_back(name);
+      Lex();
+      const uint32_t value_offset = lexer_.offset();
+      int64_t value;
+      if (!ParseInt64(&value)) return false;
+      if (value != static_cast<int32_t>(value)) {
+        return Error(value_offset, "value out of range for int32_t");
+      }
+    } while (kind() != TokKind::kRbrace);
+  }
+  for (std::string_view name : names) {
+    if (std::find(seen.begin(), seen.end(), name) == seen.end()) {
+      return Error(offset, StrCat("sub-attribute ", name, " is expected but not seen"));
+    }
+  }
+  return ParseToken(TokKind::kRbrace, "expects '}' to end sub attributes");
+}
+
+bool ModuleParser::ParseStackFrameIndex() {
+  if (!EatIfPresent(TokKind::kw_FileNames)) return true;
+  std::string_view text;
+  while (EatIfPresent(TokKind::kInt)) {
+    if (!ParseString(&text)) return false;
+  }
+  if (!ParseToken(TokKind::kw_FunctionNames, "expects 'FunctionNames'")) return false;
+  while (EatIfPresent(TokKind::kInt)) {
+    if (!ParseString(&text)) return false;
+  }
+  if (!ParseToken(TokKind::kw_FileLocations, "expects 'FileLocations'")) return false;
+  while (EatIfPresent(TokKind::kInt)) {
+    if (!ParseIntSubAttributes({"file_name_id", "function_name_id", "line", "end_line", "column",
+                                "end_column"})) {
+      return false;
+    }
+  }
+  if (!ParseToken(TokKind::kw_StackFrames, "expects 'StackFrames'")) return false;
+  while (EatIfPresent(TokKind::kInt)) {
+    if (!ParseIntSubAttributes({"file_location_id", "parent_frame_id"})) return false;
+  }
+  return true;
+}
+
+bool ModuleParser::ParseDebugAttributes() {
+  // '{' [ ORIGARRAY ':' ( DA | '(' [DA (',' DA)*] ')' ) (',' ...)* ] '}'
+  auto parse_one = [this]() {
+    if (!ParseToken(TokKind::kLbrace, "expects '{' to start debug attributes")) return false;
+    if (kind() != TokKind::kRbrace) {
+      do {
+        std::string_view key;
+        if (!ParseAttributeName(&key)) return false;
+        if (key == "log_mode") {
+          if (kind() != TokKind::kIdent ||
+              (tok().text != "default" && tok().text != "fusion_debugger")) {
+            return TokenError(StrCat("Invalid debug_log_mode value: ", TokenTextForError()));
+          }
+          Lex();
+        } else if (key == "callback_id" || key == "op_id") {
+          int64_t value;
+          if (!ParseInt64(&value)) return false;
+        } else if (key == "partitioned") {
+          bool value;
+          if (!ParseBool(&value)) return false;
+        } else {
+          return TokenError(StrCat("Unknown debug attribute: ", key));
+        }
+      } while (EatIfPresent(TokKind::kComma));
+    }
+    return ParseToken(TokKind::kRbrace, "expects '}' to end debug attributes");
+  };
+  if (!ParseToken(TokKind::kLbrace, "expects '{' to start debug_attributes")) return false;
+  if (kind() != TokKind::kRbrace) {
+    do {
+      if (!ParseOriginalArray() || !ParseToken(TokKind::kColon, "expects ':'")) return false;
+      if (EatIfPresent(TokKind::kLparen)) {
+        if (kind() != TokKind::kRparen) {
+          do {
+            if (!parse_one()) return false;
+          } while (EatIfPresent(TokKind::kComma));
+        }
+        if (!ParseToken(TokKind::kRparen, "expects ')'")) return false;
+      } else if (!parse_one()) {
+        return false;
+      }
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRbrace, "expects '}' to end debug_attributes");
+}
+
+std::string ModuleParser::TokenTextForError() {
+  if (kind() == TokKind::kIdent || kind() == TokKind::kName) return std::string(tok().text);
+  return std::string(lexer_.TokenText());
+}
+
+// ---------------------------------------------------------------------------
+// Computations
+
+bool ModuleParser::ParseComputation(CompId* entry) {
+  const uint32_t begin = lexer_.offset();
+  const bool is_entry = EatIfPresent(TokKind::kw_ENTRY);
+  const uint32_t name_offset = lexer_.offset();
+  if (kind() != TokKind::kIdent && kind() != TokKind::kName) return TokenError("expects name");
+  std::string_view name = tok().text;
+  const uint32_t name_text_offset = static_cast<uint32_t>(name.data() - file_.data());
+  Lex();
+
+  // Signature: (name shape, ...) -> shape. Only the result shape is kept.
+  std::vector<ShapeId> params;
+  ShapeId result = kNoShape;
+  uint32_t result_offset = 0;
+  bool has_signature = false;
+  if (kind() == TokKind::kLparen) {
+    has_signature = true;
+    Lex();
+    if (kind() != TokKind::kRparen) {
+      do {
+        std::string_view param_name;
+        ShapeId param;
+        if (!ParseName(&param_name) || !ParseShape(&param)) return false;
+        params.push_back(param);
+      } while (EatIfPresent(TokKind::kComma));
+    }
+    if (!ParseToken(TokKind::kRparen, "expects ')' at the end of param list") ||
+        !ParseToken(TokKind::kArrow, "expects '->'")) {
+      return false;
+    }
+    result_offset = lexer_.offset();
+    if (!ParseShape(&result)) return false;
+  }
+
+  CompId id;
+  if (!ParseInstructionList(name, name_text_offset, false, begin, &id)) return false;
+  Computation& comp = builder_->computations()[id];
+  comp.has_signature = has_signature;
+  comp.signature_params = std::move(params);
+  comp.signature_result = result;
+  comp.signature_offset = result_offset;
+  if (has_signature) {
+    const Shape& root_shape = module_->shape(comp.root);
+    if (root_shape.element_type != PrimitiveType::kInvalid &&
+        !Compatible(root_shape, shape(result))) {
+      return Error(result_offset,
+                   StrCat("Shape of computation ", name, ", ",
+                                ShapeToString(shape(result), false),
+                                ", is not compatible with that of its root instruction ",
+                                module_->name(comp.root), ", ", ShapeToString(root_shape, false)));
+    }
+  }
+  // Computation attributes.
+  while (EatIfPresent(TokKind::kComma)) {
+    const uint32_t offset = lexer_.offset();
+    if (kind() != TokKind::kAttributeName) return TokenError("expects attribute name");
+    std::string_view attr = tok().text;
+    Lex();
+    if (attr == "execution_thread") {
+      std::string_view thread;
+      if (!ParseString(&thread)) return Error(offset, "error parsing attribute execution_thread");
+      builder_->computations()[id].execution_thread = thread;
+    } else if (attr == "backend_config") {
+      std::string_view raw;
+      bool ok = kind() == TokKind::kString ? ParseString(&raw)
+                : kind() == TokKind::kLbrace ? ParseJsonDict(&raw)
+                                             : TokenError("expects a string or a JSON object");
+      if (!ok) return false;
+    } else {
+      return Error(offset, StrCat("unexpected attribute \"", attr,
+                                        "\". Allowed attributes: backend_config, execution_thread"));
+    }
+  }
+  if (is_entry) {
+    if (*entry != kNoId) return Error(begin, "expects only one ENTRY");
+    *entry = id;
+  }
+  const CompId existing = computation_names_.Insert(name, id);
+  if (existing != id) {
+    error_note_ = ParseError{builder_->computations()[existing].name_offset,
+                             "computation previously defined here"};
+    return Error(name_offset, StrCat("computation already exists: ", name));
+  }
+  return true;
+}
+
+bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_offset,
+                                        bool is_inline, uint32_t begin_offset, CompId* out) {
+  auto& comps = builder_->computations();
+  const CompId id = static_cast<CompId>(comps.size());
+  comps.emplace_back();
+  comps[id].name_offset = name_offset;
+  comps[id].name_size = static_cast<uint32_t>(name.size());
+  comps[id].begin_offset = begin_offset;
+  comps[id].is_inline = is_inline;
+  *out = id;
+
+  if (scopes_.size() <= scope_depth_) {
+    scopes_.emplace_back();
+    scope_order_.emplace_back();
+    parameter_scopes_.emplace_back();
+    gte_cache_.emplace_back();
+  }
+  ++scope_depth_;
+  struct ScopeGuard {
+    ModuleParser* p;
+    ~ScopeGuard() {
+      --p->scope_depth_;
+      p->scopes_[p->scope_depth_].Clear();
+      p->scope_order_[p->scope_depth_].clear();
+      p->parameter_scopes_[p->scope_depth_].clear();
+      p->gte_cache_[p->scope_depth_].clear();
+    }
+  } guard{this};
+  const size_t scope = scope_depth_ - 1;
+
+  if (!ParseToken(TokKind::kLbrace, "expects '{' at the beginning of instruction list.")) {
+    return false;
+  }
+  InstrId root = kNoId;
+  uint32_t root_offset = 0;
+  do {
+    if (!ParseInstruction(id, &root, &root_offset)) return false;
+  } while (kind() != TokKind::kRbrace);
+  const uint32_t end = lexer_.position();
+  if (!ParseToken(TokKind::kRbrace, "expects '}' at the end of instruction list.")) return false;
+
+  std::vector<InstrId>& order = scope_order_[scope];
+  if (root == kNoId) root = order.back();
+  auto& instrs = builder_->instructions();
+  instrs[root].flags |= Instruction::kIsRoot;
+
+  // Parameter numbers must be exactly 0..n-1 (XLA CHECK-fails otherwise).
+  std::vector<std::pair<int64_t, InstrId>>& params = parameter_scopes_[scope];
+  std::vector<InstrId> by_number(params.size(), kNoId);
+  for (auto [number, instr] : params) {
+    if (number >= static_cast<int64_t>(params.size())) {
+      return Error(instrs[instr].name_offset,
+                   StrCat("invalid parameter number. Expected [0, ", params.size(),
+                                "), got ", number, " (parameter numbers of a computation must be "
+                                "0..n-1 without gaps)"));
+    }
+    by_number[static_cast<size_t>(number)] = instr;
+  }
+
+  Computation& comp = builder_->computations()[id];
+  comp.root = root;
+  comp.end_offset = end;
+  comp.parameters = std::move(by_number);
+  auto& module_order = builder_->order();
+  comp.order_begin = static_cast<uint32_t>(module_order.size());
+  comp.order_count = static_cast<uint32_t>(order.size());
+  module_order.insert(module_order.end(), order.begin(), order.end());
+  return true;
+}
+
+bool ModuleParser::ParseInstruction(CompId computation, InstrId* root, uint32_t* root_offset) {
+  const uint32_t maybe_root = lexer_.offset();
+  const bool is_root = EatIfPresent(TokKind::kw_ROOT);
+  if (kind() != TokKind::kIdent && kind() != TokKind::kName) {
+    if (kind() == TokKind::kSplitMarker || kind() == TokKind::kw_HloModule ||
+        kind() == TokKind::kEof) {
+      return TokenError(StrCat("expects name (the computation is not closed with '}' before ",
+                                     TokKindName(kind()), ")"));
+    }
+    return TokenError("expects name");
+  }
+  std::string_view name = tok().text;
+  const uint32_t name_offset = static_cast<uint32_t>(name.data() - file_.data());
+  Lex();
+  if (!ParseToken(TokKind::kEqual, "expects '=' in instruction")) return false;
+  if (is_root && *root != kNoId) {
+    error_note_ = ParseError{*root_offset, "the first ROOT is here"};
+    return Error(maybe_root, "one computation should have only one ROOT");
+  }
+  InstrId id;
+  if (!ParseInstructionRhs(computation, name_offset, static_cast<uint32_t>(name.size()), true, &id)) {
+    return false;
+  }
+  if (is_root) {
+    *root = id;
+    *root_offset = maybe_root;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Instructions
+
+bool ModuleParser::ParseOpcode(Opcode* opcode, Opcode* wrapped) {
+  *wrapped = Opcode::kInvalid;
+  if (kind() != TokKind::kIdent) return TokenError("expects opcode");
+  std::string_view text = tok().text;
+  if (auto op = OpcodeFromName(text)) {
+    *opcode = *op;
+    Lex();
+    return true;
+  }
+  for (auto [suffix, async_op] : {std::pair{std::string_view("-start"), Opcode::kAsyncStart},
+                                  {std::string_view("-update"), Opcode::kAsyncUpdate},
+                                  {std::string_view("-done"), Opcode::kAsyncDone}}) {
+    if (text.size() <= suffix.size() || text.substr(text.size() - suffix.size()) != suffix) continue;
+    std::string_view prefix = text.substr(0, text.size() - suffix.size());
+    auto inner = OpcodeFromName(prefix);
+    if (!inner) {
+      return TokenError(StrCat("expects async wrapped opcode but sees: ", text,
+                                     ", error: Unknown opcode: ", prefix));
+    }
+    // These have real -start/-done opcodes; their sugar forms do not exist.
+    switch (*inner) {
+      case Opcode::kAllGather: case Opcode::kAllReduce: case Opcode::kCollectivePermute:
+      case Opcode::kCopy: case Opcode::kRecv: case Opcode::kSend:
+        return TokenError(StrCat("expects opcode but sees: ", text,
+                                       ", error: Unknown opcode: ", text));
+      default:
+        break;
+    }
+    *opcode = async_op;
+    *wrapped = *inner;
+    Lex();
+    return true;
+  }
+  return TokenError(StrCat("expects opcode but sees: ", text, ", error: Unknown opcode: ", text));
+}
+
+bool ModuleParser::ParseOperands(CompId computation, std::vector<InstrId>* operands) {
+  DepthGuard guard(this);
+  if (!guard.ok) return false;
+  if (!ParseToken(TokKind::kLparen, "expects '(' at the beginning of operands")) return false;
+  if (kind() != TokKind::kRparen) {
+    do {
+      if (!ParseOperand(computation, operands)) return false;
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRparen, "expects ')' at the end of operands");
+}
+
+InstrId ModuleParser::FindName(std::string_view name) const {
+  const uint32_t id = scopes_[scope_depth_ - 1].Find(name);
+  return id == NameTable::kNotFound ? kNoId : id;
+}
+
+bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operands) {
+  const uint32_t start = lexer_.offset();
+  // Fast path: [shape] name ('#' index)*, followed by ',' or ')'.
+  std::optional<ParseError> plain_error;
+  {
+    ShapeId declared = kNoShape;
+    bool ok = true;
+    if (CanBeShape()) ok = ParseShape(&declared);
+    if (ok && (kind() == TokKind::kIdent || kind() == TokKind::kName)) {
+      std::string_view name = tok().text;
+      const uint32_t name_offset = static_cast<uint32_t>(name.data() - file_.data());
+      InstrId id = FindName(name);
+      Lex();
+      if (id == kNoId) {
+        plain_error = ParseError{name_offset, StrCat("instruction does not exist: ", name)};
+      } else {
+        bool compact = false;
+        while (!plain_error && kind() == TokKind::kOctothorp) {
+          compact = true;
+          const uint32_t hash_offset = lexer_.offset();
+          Lex();
+          if (kind() != TokKind::kInt) {
+            plain_error = ParseError{lexer_.offset(), "expects integer"};
+            break;
+          }
+          const int64_t index = tok().int_value;
+          const uint32_t end = lexer_.position();
+          Lex();
+          const Shape& tuple = module_->shape(id);
+          if (!tuple.IsTuple()) {
+            plain_error = ParseError{hash_offset, StrCat("GTE operand must be tuple, but has shape: ",
+                                                               ShapeToString(tuple))};
+            break;
+          }
+          if (index < 0 || index >= static_cast<int64_t>(tuple.tuple_shapes.size())) {
+            plain_error = ParseError{hash_offset, StrCat("GTE index ", index,
+                                                               " out of bounds for shape: ",
+                                                               ShapeToString(tuple))};
+            break;
+          }
+          id = CompactGte(computation, id, index, name_offset, end);
+        }
+        if (!plain_error && declared != kNoShape && module_->has_known_shape(id) &&
+            !Compatible(shape(declared), module_->shape(id))) {
+          plain_error = ParseError{
+              start, compact ? StrCat("operand shape ", ShapeToString(shape(declared)),
+                                            " does not match instruction shape ",
+                                            ShapeToString(module_->shape(id)))
+                             : StrCat("The declared operand shape ",
+                                            ShapeToString(shape(declared)),
+                                            " is not compatible with the shape of the operand "
+                                            "instruction ",
+                                            ShapeToString(module_->shape(id)), ".")};
+        }
+        if (!plain_error && (kind() == TokKind::kComma || kind() == TokKind::kRparen)) {
+          operands->push_back(id);
+          return true;
+        }
+      }
+    } else if (!ok) {
+      plain_error = error_;
+    }
+  }
+  // Slow path: a nested instruction such as add(x, multiply(y, z)).
+  std::optional<ParseError> saved = error_;
+  error_.reset();
+  const uint32_t after_plain = lexer_.offset();
+  lexer_.Reset(start);
+  Lex();
+  nested_started_ = false;
+  InstrId nested;
+  if (ParseInstructionRhs(computation, start, 0, false, &nested)) {
+    error_ = saved;
+    operands->push_back(nested);
+    return true;
+  }
+  // Both readings failed: report the one that got further as the user meant.
+  std::optional<ParseError> nested_error = error_;
+  if (nested_started_ && nested_error && (!plain_error || nested_error->offset > plain_error->offset)) {
+    error_ = nested_error;
+  } else if (plain_error) {
+    error_ = plain_error;
+  } else {
+    error_ = ParseError{after_plain, StrCat("expects ',' or ')' after an operand, but sees ",
+                                                  TokKindName(kind()))};
+  }
+  return false;
+}
+
+InstrId ModuleParser::CompactGte(CompId computation, InstrId tuple, int64_t index,
+                                 uint32_t name_offset, uint32_t end_offset) {
+  auto key = (static_cast<uint64_t>(tuple) << 32) | static_cast<uint64_t>(index);
+  auto& cache = gte_cache_[scope_depth_ - 1];
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  Instruction gte;
+  gte.name_offset = name_offset;
+  gte.name_size = end_offset - name_offset;
+  gte.end_offset = end_offset;
+  gte.opcode = Opcode::kGetTupleElement;
+  gte.flags = Instruction::kCompactGte | Instruction::kAnonymous;
+  gte.number = index;
+  gte.parent = computation;
+  gte.shape = module_->shape(tuple).tuple_shapes[static_cast<size_t>(index)]->id;
+  InstrScratch& s = ScratchAt(++scratch_level_);
+  s.operands.push_back(tuple);
+  InstrId id = AddInstruction(gte, s);
+  --scratch_level_;
+  cache.emplace(key, id);
+  return id;
+}
+
+bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
+                                       uint32_t name_size, bool allow_attributes, InstrId* out) {
+  DepthGuard guard(this);
+  if (!guard.ok) return false;
+  const size_t level = ++scratch_level_;
+  struct LevelGuard {
+    ModuleParser* p;
+    ~LevelGuard() { --p->scratch_level_; }
+  } level_guard{this};
+  InstrScratch& s = ScratchAt(level);
+
+  Instruction instr;
+  instr.name_offset = name_offset;
+  instr.name_size = name_size;
+  instr.parent = computation;
+
+  const uint32_t begin = lexer_.offset();
+  ShapeId shape_id = kNoShape;
+  const bool shape_written = CanBeShape();
+  if (shape_written && !ParseShape(&shape_id)) return false;
+  const uint32_t opcode_offset = lexer_.offset();
+  const uint32_t opcode_end = tok().end;
+  Opcode opcode, wrapped;
+  if (!ParseOpcode(&opcode, &wrapped)) return false;
+  if (name_size == 0) {
+    // Anonymous nested instruction: named after its opcode token.
+    instr.name_offset = opcode_offset;
+    instr.name_size = opcode_end - opcode_offset;
+    instr.flags |= Instruction::kAnonymous;
+  }
+  s.shape_written = shape_written;
+  s.shuffle_mode = opcode == Opcode::kShuffle;
+  if (!shape_written && !CanInferShape(opcode)) {
+    return TokenError(StrCat("cannot infer shape for opcode: ", OpcodeName(opcode)));
+  }
+  if (kind() == TokKind::kLparen) nested_started_ = true;
+  instr.opcode = opcode;
+  instr.async_wrapped_opcode = wrapped;
+  if (wrapped != Opcode::kInvalid) instr.flags |= Instruction::kAsyncSugar;
+  if (shape_written) instr.flags |= Instruction::kShapeWritten;
+
+  AttrSet set = AttrSetFor(opcode);
+  if (opcode == Opcode::kAsyncStart && wrapped != Opcode::kInvalid) {
+    // Sugar: the wrapped op's attributes are written on the -start line.
+    const AttrSet& inner = AttrSetFor(wrapped);
+    for (int i = 0; i < kAttrNameCount; ++i) {
+      if (inner.types[i] != AttrType::kNotAllowed) {
+        set.types[i] = inner.types[i];
+        set.required[i] = inner.required[i];
+      }
+    }
+    set.Allow(AttrName::kCalls, inner.type(AttrName::kCalls), inner.required[static_cast<size_t>(AttrName::kCalls)]);
+  } else if ((opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) &&
+             wrapped != Opcode::kInvalid) {
+    set.Allow(AttrName::kCalls, AttrType::kNotAllowed);
+  }
+
+  // Operands (or the parameter number / literal).
+  const uint32_t operands_offset = lexer_.offset();
+  if (opcode == Opcode::kParameter) {
+    if (!ParseToken(TokKind::kLparen, "expects '(' before parameter number")) return false;
+    const uint32_t number_offset = lexer_.offset();
+    int64_t number;
+    if (!ParseInt64(&number)) return false;
+    if (number < 0) return Error(number_offset, "parameter number must be >= 0");
+    if (!ParseToken(TokKind::kRparen, "expects ')' after parameter number")) return false;
+    instr.number = number;
+    auto& params = parameter_scopes_[scope_depth_ - 1];
+    for (auto [seen_number, seen_id] : params) {
+      if (seen_number == number) {
+        error_note_ = ParseError{builder_->instructions()[seen_id].name_offset,
+                                 "the other parameter with this number"};
+        return Error(number_offset, StrCat("Duplicate parameter number ", number));
+      }
+    }
+  } else if (opcode == Opcode::kConstant) {
+    if (!ParseToken(TokKind::kLparen, "expects '(' before constant literal")) return false;
+    const Shape& constant_shape = shape(shape_id);
+    std::string problem = LayoutProblem(constant_shape);
+    if (!problem.empty()) return Error(begin, StrCat("invalid constant shape: ", problem));
+    if (!ParseLiteral(constant_shape)) return false;
+    if (!ParseToken(TokKind::kRparen, "expects ')' after constant literal")) return false;
+  } else {
+    if (!ParseOperands(computation, &s.operands)) return false;
+    int expected = ParserOperandCount(opcode);
+    if (expected >= 0 && static_cast<int>(s.operands.size()) != expected) {
+      return Error(operands_offset, StrCat("expects ", expected, " operands, but has ",
+                                                 s.operands.size(), " operands"));
+    }
+  }
+
+  // Attribute requirements that depend on operands.
+  if (opcode == Opcode::kBroadcast && module_->shape(s.operands[0]).IsScalar()) {
+    set.Require(AttrName::kDimensions, false);
+  }
+  if (opcode == Opcode::kConditional) {
+    if (s.operands.empty()) {
+      return Error(operands_offset, "conditional requires at least one operand");
+    }
+    const Shape& index = module_->shape(s.operands[0]);
+    if (index.element_type != PrimitiveType::kInvalid) {
+      if (!index.IsScalar()) return TokenError("The first operand must be a scalar");
+      if (index.element_type == PrimitiveType::kPred) {
+        set.Allow(AttrName::kTrueComputation, AttrType::kComputation, true);
+        set.Allow(AttrName::kFalseComputation, AttrType::kComputation, true);
+      } else if (index.element_type == PrimitiveType::kS32) {
+        set.Allow(AttrName::kBranchComputations, AttrType::kComputationList, true);
+      } else {
+        return TokenError("The first operand must be a scalar of PRED or S32");
+      }
+    } else {
+      set.Allow(AttrName::kTrueComputation, AttrType::kComputation);
+      set.Allow(AttrName::kFalseComputation, AttrType::kComputation);
+      set.Allow(AttrName::kBranchComputations, AttrType::kComputationList);
+    }
+  }
+
+  if (!ParseAttributes(set, allow_attributes, s, opcode_offset)) return false;
+  instr.end_offset = lexer_.previous_end();
+  if (instr.end_offset - begin > limits_.max_instruction_bytes) {
+    return Error(begin, StrCat("instruction text is longer than the limit of ",
+                                     limits_.max_instruction_bytes, " bytes"));
+  }
+
+  if (!shape_written) shape_id = InferShape(opcode, s);
+  if (!CheckInstruction(opcode, wrapped, shape_id, s, operands_offset, opcode_offset)) return false;
+  instr.shape = shape_id;
+  if (opcode == Opcode::kAsyncStart && wrapped == Opcode::kInvalid && !s.called.empty()) {
+    const Computation& callee = builder_->computations()[s.called[0]];
+    instr.async_wrapped_opcode = builder_->instructions()[callee.root].opcode;
+  } else if (opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) {
+    instr.async_wrapped_opcode = s.inherited_wrapped;
+  }
+  instr.number = opcode == Opcode::kParameter ? instr.number : s.int_value;
+  instr.fusion_kind = s.fusion_kind;
+  if (s.side_effect) instr.flags |= Instruction::kSideEffectAttr;
+
+  // Name checks (XLA's SetAndSanitizeName) and replication count.
+  std::string_view name = module_->text(instr.name_offset, instr.name_size);
+  if (!(instr.flags & Instruction::kAnonymous)) {
+    std::string sanitized = SanitizedName(name);
+    if (sanitized != name) {
+      return Error(name_offset, StrCat("illegal instruction name: ", name,
+                                             "; suggest renaming to: ", sanitized));
+    }
+  }
+  if (s.parameter_replication_count >= 0 && module_->shapes().Get(shape_id).element_type !=
+                                                PrimitiveType::kInvalid) {
+    const int64_t leaves = LeafCount(shape(shape_id));
+    if (leaves != s.parameter_replication_count) {
+      return Error(s.parameter_replication_offset,
+                   StrCat("parameter has ", leaves,
+                                " leaf buffers, but parameter_replication has ",
+                                s.parameter_replication_count, " elements."));
+    }
+  }
+
+  const InstrId id = AddInstruction(instr, s);
+  *out = id;
+  if (opcode == Opcode::kParameter) parameter_scopes_[scope_depth_ - 1].emplace_back(instr.number, id);
+  if (!(instr.flags & Instruction::kAnonymous)) {
+    const InstrId existing = scopes_[scope_depth_ - 1].Insert(name, id);
+    if (existing != id) {
+      error_note_ = ParseError{builder_->instructions()[existing].name_offset,
+                               "instruction previously defined here"};
+      return Error(name_offset, StrCat("instruction already exists: ", name));
+    }
+  }
+  return true;
+}
+
+InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratch& s) {
+  auto& instrs = builder_->instructions();
+  auto& ids = builder_->ids();
+  const InstrId id = static_cast<InstrId>(instrs.size());
+  instrs.push_back(instruction);
+  Instruction& in = instrs.back();
+  in.operands_begin = static_cast<uint32_t>(ids.size());
+  in.operand_count = static_cast<uint32_t>(s.operands.size());
+  ids.insert(ids.end(), s.operands.begin(), s.operands.end());
+  in.control_begin = static_cast<uint32_t>(ids.size());
+  in.control_count = static_cast<uint16_t>(std::min<size_t>(s.controls.size(), UINT16_MAX));
+  ids.insert(ids.end(), s.controls.begin(), s.controls.begin() + in.control_count);
+  auto& attrs = builder_->attributes();
+  in.attrs_begin = static_cast<uint32_t>(attrs.size());
+  in.attr_count = static_cast<uint16_t>(std::min<size_t>(s.attributes.size(), UINT16_MAX));
+  attrs.insert(attrs.end(), s.attributes.begin(), s.attributes.begin() + in.attr_count);
+
+  // Called computations in XLA's order.
+  auto& called = builder_->called();
+  in.called_begin = static_cast<uint32_t>(called.size());
+  auto push = [&](CompId c) {
+    if (c != kNoId) called.push_back(c);
+  };
+  switch (in.opcode) {
+    case Opcode::kWhile:
+      push(s.slot_condition);
+      push(s.slot_body);
+      break;
+    case Opcode::kConditional:
+      if (s.has_branches) {
+        for (CompId c : s.branches) push(c);
+      } else {
+        push(s.slot_true);
+        push(s.slot_false);
+      }
+      break;
+    case Opcode::kSelectAndScatter:
+      push(s.slot_select);
+      push(s.slot_scatter);
+      break;
+    default:
+      for (CompId c : s.called) push(c);
+      break;
+  }
+  in.called_count = static_cast<uint16_t>(called.size() - in.called_begin);
+  if (in.opcode == Opcode::kFusion ||
+      (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
+       in.async_wrapped_opcode == Opcode::kFusion)) {
+    for (uint32_t k = 0; k < in.called_count; ++k) {
+      builder_->computations()[called[in.called_begin + k]].is_fusion_computation = true;
+    }
+  }
+  scope_order_[scope_depth_ - 1].push_back(id);
+  return id;
+}
+
+// ---------------------------------------------------------------------------
+// Attributes
+
+bool ModuleParser::ParseAttributes(const AttrSet& set, bool allow_attributes, InstrScratch& s,
+                                   uint32_t opcode_offset) {
+  std::bitset<kAttrNameCount> seen;
+  if (allow_attributes) {
+    while (EatIfPresent(TokKind::kComma)) {
+      if (!ParseAttribute(set, seen, s)) return false;
+    }
+  }
+  std::bitset<kAttrNameCount> missing = set.required & ~seen;
+  if (missing.any()) {
+    for (int i = 0; i < kAttrNameCount; ++i) {
+      if (missing[i]) {
+        return Error(opcode_offset, StrCat("attribute ", AttrNameText(static_cast<AttrName>(i)),
+                                                 " is expected but not seen"));
+      }
+    }
+  }
+  return true;
+}
+
+bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount>& seen,
+                                  InstrScratch& s) {
+  const uint32_t name_offset = lexer_.offset();
+  if (kind() != TokKind::kAttributeName) return TokenError("expects attribute name");
+  std::string_view text = tok().text;
+  const AttrName name = AttrNameFromText(text);
+  if (name != AttrName::kUnknown && seen[static_cast<size_t>(name)]) {
+    return Error(name_offset, StrCat("attribute ", text, " already exists"));
+  }
+  const AttrType type = name == AttrName::kUnknown ? AttrType::kNotAllowed : set.type(name);
+  if (type == AttrType::kNotAllowed) {
+    std::vector<std::string_view> allowed;
+    for (int i = 0; i < kAttrNameCount; ++i) {
+      if (set.types[i] != AttrType::kNotAllowed) allowed.push_back(AttrNameText(static_cast<AttrName>(i)));
+    }
+    std::sort(allowed.begin(), allowed.end());
+    return Error(name_offset, StrCat("unexpected attribute \"", text, "\". Allowed attributes: ",
+                                           StrJoin(allowed, ", ")));
+  }
+  seen.set(static_cast<size_t>(name));
+  Lex();
+  Attribute attribute;
+  attribute.name = name;
+  attribute.name_offset = name_offset;
+  attribute.value_offset = lexer_.offset();
+  if (!ParseAttributeValue(name, type, name_offset, s)) {
+    if (!error_) Error(name_offset, StrCat("error parsing attribute ", text));
+    return false;
+  }
+  s.attributes.push_back(attribute);
+  return true;
+}
+
+bool ModuleParser::ParseComputationRef(CompId* out) {
+  DepthGuard guard(this);
+  if (!guard.ok) return false;
+  if (kind() == TokKind::kLbrace) {
+    return ParseInstructionList("_", lexer_.offset(), true, lexer_.offset(), out);
+  }
+  const uint32_t offset = lexer_.offset();
+  if (kind() != TokKind::kIdent && kind() != TokKind::kName) {
+    return Error(offset, "expects computation name");
+  }
+  std::string_view name = tok().text;
+  const CompId found = computation_names_.Find(name);
+  if (found == NameTable::kNotFound) {
+    return Error(offset, StrCat("computation does not exist: ", name));
+  }
+  *out = found;
+  Lex();
+  return true;
+}
+
+bool ModuleParser::ParseComputationList(std::vector<CompId>* out) {
+  out->clear();
+  if (!ParseToken(TokKind::kLbrace, "expects a list starting with '{'")) return false;
+  if (kind() != TokKind::kRbrace) {
+    do {
+      CompId c;
+      if (!ParseComputationRef(&c)) return false;
+      out->push_back(c);
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRbrace, "expects a list to end with '}'");
+}
+
+bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t name_offset,
+                                       InstrScratch& s) {
+  switch (type) {
+    case AttrType::kNotAllowed:
+      return false;
+    case AttrType::kBool: {
+      bool value;
+      if (!ParseBool(&value)) return false;
+      if (name == AttrName::kCustomCallHasSideEffect) s.side_effect = value;
+      if (name == AttrName::kUseGlobalDeviceIds) s.use_global_device_ids = value;
+      return true;
+    }
+    case AttrType::kInt64: {
+      int64_t value;
+      if (!ParseInt64(&value)) return false;
+      if (name == AttrName::kIndex || name == AttrName::kIotaDimension) s.int_value = value;
+      if (name == AttrName::kChannelId) {
+        s.has_channel_id = true;
+        s.channel_id = value;
+      }
+      if (name == AttrName::kNumCarries) s.num_carries = value;
+      return true;
+    }
+    case AttrType::kInt32: {
+      const uint32_t offset = lexer_.offset();
+      int64_t value;
+      if (!ParseInt64(&value)) return false;
+      if (value != static_cast<int32_t>(value)) return Error(offset, "value out of range for int32_t");
+      return true;
+    }
+    case AttrType::kFloat: {
+      const uint32_t offset = lexer_.offset();
+      double value;
+      if (!ParseDouble(&value)) return false;
+      if (value > 3.4028234663852886e38 || value < -3.4028234663852886e38) {
+        return Error(offset, "value out of range for float");
+      }
+      return true;
+    }
+    case AttrType::kString: {
+      std::string_view raw;
+      if (!ParseString(&raw)) return false;
+      if (name == AttrName::kAsyncExecutionThread) {
+        s.has_async_thread = true;
+        s.async_thread = raw;
+      }
+      return true;
+    }
+    case AttrType::kStringOrJson: {
+      std::string_view raw;
+      if (kind() == TokKind::kString) return ParseString(&raw);
+      if (kind() == TokKind::kLbrace) return ParseJsonDict(&raw);
+      return TokenError("expects a string or a JSON object");
+    }
+    case AttrType::kLiteral:
+      return ParseLiteralWithShape();
+    case AttrType::kIntList: {
+      const uint32_t offset = lexer_.offset();
+      if (!ParseInt64List(TokKind::kLbrace, TokKind::kRbrace, TokKind::kComma, &s.ints)) return false;
+      if (name == AttrName::kDimensions) {
+        s.dimensions_size = static_cast<int64_t>(s.ints.size());
+        s.dimensions_offset = offset;
+        s.dimensions.assign(s.ints.begin(), s.ints.end());
+      }
+      return true;
+    }
+    case AttrType::kIntListList: {
+      if (!ParseInt64ListList(TokKind::kLbrace, TokKind::kRbrace, TokKind::kComma, &s.int_lists)) {
+        return false;
+      }
+      if (name == AttrName::kSourceTargetPairs) {
+        for (size_t i = 0; i < s.int_lists.size(); ++i) {
+          if (s.int_lists[i].size() != 2) {
+            return Error(name_offset, "expects 'source_target_pairs=' to be a list of pairs");
+          }
+        }
+      }
+      if (name == AttrName::kSliceSizes) s.has_slice_sizes = true;
+      return true;
+    }
+    case AttrType::kComputation: {
+      CompId c;
+      if (!ParseComputationRef(&c)) return false;
+      switch (name) {
+        case AttrName::kCondition: s.slot_condition = c; break;
+        case AttrName::kBody: s.slot_body = c; break;
+        case AttrName::kTrueComputation: s.slot_true = c; break;
+        case AttrName::kFalseComputation: s.slot_false = c; break;
+        case AttrName::kSelect: s.slot_select = c; break;
+        case AttrName::kScatter: s.slot_scatter = c; break;
+        case AttrName::kToApply:
+          s.has_to_apply = true;
+          s.called.insert(s.called.begin(), c);
+          break;
+        default:
+          s.called.push_back(c);
+          break;
+      }
+      return true;
+    }
+    case AttrType::kComputationList: {
+      std::vector<CompId> list;
+      if (!ParseComputationList(&list)) return false;
+      if (name == AttrName::kBranchComputations) {
+        s.has_branches = true;
+        s.branches = std::move(list);
+      } else {
+        s.has_called_computations = true;
+        for (CompId c : list) s.called.push_back(c);
+      }
+      return true;
+    }
+    case AttrType::kFftType:
+      return ParseEnum("fft type", {"FFT", "IFFT", "RFFT", "IRFFT"});
+    case AttrType::kPaddingType:
+      return ParseEnum("padding type", {"PADDING_INVALID", "PADDING_VALID", "PADDING_SAME"});
+    case AttrType::kComparisonDirection:
+      return ParseEnum("comparison direction", {"EQ", "NE", "GE", "GT", "LE", "LT"});
+    case AttrType::kComparisonType:
+      if (name == AttrName::kOrder) {
+        return ParseEnum("comparison order", {"TOTALORDER", "PARTIALORDER"});
+      }
+      return ParseEnum("comparison type", {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"});
+    case AttrType::kWindow:
+      return ParseWindow(&window_scratch_);
+    case AttrType::kConvDims:
+      return ParseConvolutionDimensionNumbers(&conv_scratch_);
+    case AttrType::kSharding:
+      return ParseSharding();
+    case AttrType::kFrontendAttributes:
+      return ParseFrontendAttributes();
+    case AttrType::kStatistics:
+      return ParseStatistics();
+    case AttrType::kBoolListOrBool:
+      return ParseBooleanListOrSingleBoolean();
+    case AttrType::kParameterReplication:
+      s.parameter_replication_offset = name_offset;
+      return ParseParameterReplication(&s.parameter_replication_count);
+    case AttrType::kInstructionList: {
+      if (!ParseToken(TokKind::kLbrace, "expects '{' at the beginning of instruction name list")) {
+        return false;
+      }
+      const uint32_t offset = lexer_.offset();
+      do {
+        if (kind() != TokKind::kIdent && kind() != TokKind::kName) {
+          return Error(offset, "expects a instruction name");
+        }
+        std::string_view pred = tok().text;
+        InstrId id = FindName(pred);
+        Lex();
+        if (id == kNoId) return TokenError(StrCat("instruction '", pred, "' is not defined"));
+        s.controls.push_back(id);
+      } while (EatIfPresent(TokKind::kComma));
+      return ParseToken(TokKind::kRbrace, "expects '}' at the end of instruction name list");
+    }
+    case AttrType::kSliceRanges:
+      return ParseSliceRanges(&slice_scratch_);
+    case AttrType::kPaddingConfig:
+      return ParsePaddingConfig(&padding_scratch_);
+    case AttrType::kMetadata:
+      return ParseMetadata(nullptr);
+    case AttrType::kFusionKind:
+      return ParseFusionKind(&s.fusion_kind);
+    case AttrType::kDistribution:
+      return ParseEnumIgnoringCase("random distribution", {"rng_invalid", "rng_uniform", "rng_normal"});
+    case AttrType::kDomain:
+      return ParseDomain();
+    case AttrType::kPrecisionList:
+      return ParsePrecisionList();
+    case AttrType::kShape: {
+      ShapeId id;
+      return ParseShape(&id);
+    }
+    case AttrType::kShapeList:
+      s.has_layout_constraints = true;
+      s.layout_constraints_offset = name_offset;
+      return ParseShapeList(&s.layout_constraints);
+    case AttrType::kTranspose:
+      return ParseEnum("transpose", {"TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"});
+    case AttrType::kRandomAlgorithm:
+      return ParseEnumIgnoringCase("random algorithm", {"rng_default", "rng_three_fry", "rng_philox"});
+    case AttrType::kPrecisionAlgorithm:
+      return ParseEnumIgnoringCase(
+          "algorithm",
+          {"unset", "dot_any_f8_any_f8_f32", "dot_any_f8_any_f8_f32_fast_accum", "dot_f16_f16_f16",
+           "dot_f16_f16_f32", "dot_bf16_bf16_bf16", "dot_bf16_bf16_f32", "dot_bf16_bf16_f32_x3",
+           "dot_bf16_bf16_f32_x6", "dot_bf16_bf16_f32_x9", "dot_tf32_tf32_f32",
+           "dot_tf32_tf32_f32_x3", "dot_f32_f32_f32", "dot_f64_f64_f64", "alg_unset"});
+    case AttrType::kInstructionAliasing:
+      return ParseOutputOperandAliasing(&aliasing_scratch_);
+    case AttrType::kCustomCallSchedule:
+      return ParseEnumIgnoringCase("custom-call schedule",
+                                   {"schedule_none", "schedule_latest", "schedule_earliest"});
+    case AttrType::kApiVersion: {
+      std::string_view version;
+      return ParseCustomCallApiVersion(&version);
+    }
+    case AttrType::kReplicaGroups:
+      return ParseReplicaGroups(&replica_scratch_);
+    case AttrType::kResultAccuracy:
+      return ParseResultAccuracy();
+    case AttrType::kOriginalValue:
+      return ParseOriginalValue();
+    case AttrType::kMode:
+      if (name == AttrName::kMode && s.shuffle_mode) return ParseEnum("shuffle mode", {"rotate"});
+      s.has_mode = true;
+      return ParseEnum("collective op group mode",
+                       {"cross_replica", "cross_partition", "cross_replica_and_partition",
+                        "flattened_id"});
+    case AttrType::kConvKind:
+      return ParseEnum("convolution kind", {"fprop", "wgrad", "dgrad", "unset"});
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Per-opcode checks (XLA's CreateInstruction) and shape inference
+
+bool ModuleParser::CheckInstruction(Opcode op, Opcode wrapped, ShapeId shape_id, InstrScratch& s,
+                                    uint32_t operands_offset, uint32_t opcode_offset) {
+  const auto& ops = s.operands;
+  const Shape& result = shape(shape_id);
+  const bool known = result.element_type != PrimitiveType::kInvalid;
+  auto count_error = [&](std::string message) { return Error(operands_offset, std::move(message)); };
+  auto one_dimension = [&]() {
+    if (s.dimensions_size >= 0 && s.dimensions_size != 1) {
+      return Error(s.dimensions_offset,
+                   StrCat("expects exactly one dimension in 'dimensions', but sees ",
+                                s.dimensions_size));
+    }
+    return true;
+  };
+  switch (op) {
+    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kReduceScatter:
+    case Opcode::kSort: case Opcode::kConcatenate: case Opcode::kGetDimensionSize:
+    case Opcode::kSetDimensionSize:
+      if (!one_dimension()) return false;
+      break;
+    case Opcode::kAllToAll: case Opcode::kRaggedAllToAll:
+      if (!one_dimension()) return false;
+      break;
+    default:
+      break;
+  }
+  switch (op) {
+    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kReduceScatter:
+      if (!s.has_mode && s.use_global_device_ids && !s.has_channel_id) {
+        return Error(operands_offset, "Cannot have use_global_device_ids=true without channel_id");
+      }
+      break;
+    case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart:
+      if (s.has_slice_sizes && ops.size() != 4) {
+        return TokenError(
+            "CollectivePermute and CollectivePermuteStart must have exactly four operands for "
+            "dynamic-slice and in-place update.");
+      }
+      break;
+    case Opcode::kAsyncStart: case Opcode::kAsyncUpdate: case Opcode::kAsyncDone:
+      return CheckAsync(op, wrapped, shape_id, s, operands_offset, opcode_offset);
+    case Opcode::kRecv:
+      if (known && (!result.IsTuple() || result.tuple_shapes.empty())) {
+        return Error(opcode_offset, "recv must have a non-empty tuple shape");
+      }
+      break;
+    case Opcode::kRecvDone: case Opcode::kSendDone: {
+      const InstrId operand = ops[0];
+      if (IsChannelInstruction(module_->opcode(operand))) {
+        std::optional<int64_t> operand_channel = IntAttribute(operand, AttrName::kChannelId);
+        std::optional<int64_t> channel;
+        if (s.has_channel_id) channel = s.channel_id;
+        if (channel != operand_channel) {
+          auto text = [](std::optional<int64_t> v) {
+            return v ? StrCat(*v) : std::string("none");
+          };
+          return Error(opcode_offset, StrCat("channel_id ", text(channel),
+                                                   " does not match channel_id ",
+                                                   text(operand_channel), " of operand ",
+                                                   module_->name(operand)));
+        }
+      }
+      break;
+    }
+    case Opcode::kReduceWindow:
+      if (ops.empty()) return count_error("reduce-window expects at least one input and init operand");
+      [[fallthrough]];
+    case Opcode::kReduce:
+      if (ops.size() % 2) {
+        return TokenError(StrCat("expects an even number of operands, but has ", ops.size(),
+                                       " operands"));
+      }
+      break;
+    case Opcode::kScatter:
+      if (ops.size() % 2 == 0) {
+        return TokenError(StrCat("expects an odd number of operands, but has ", ops.size(),
+                                       " operands"));
+      }
+      break;
+    case Opcode::kDynamicReshape:
+      if (ops.empty()) return count_error("DynamicReshape requires at least one operand.");
+      break;
+    case Opcode::kDynamicSlice: {
+      if (ops.empty()) return TokenError("Expected at least one operand.");
+      const Shape& operand = module_->shape(ops[0]);
+      if (operand.element_type != PrimitiveType::kInvalid &&
+          !(ops.size() == 2 && module_->shape(ops[1]).rank() == 1) &&
+          static_cast<int>(ops.size()) != 1 + operand.rank()) {
+        return TokenError("Wrong number of operands.");
+      }
+      break;
+    }
+    case Opcode::kDynamicUpdateSlice: {
+      if (ops.size() < 2) return TokenError("Expected at least two operands.");
+      const Shape& operand = module_->shape(ops[0]);
+      if (operand.element_type != PrimitiveType::kInvalid &&
+          !(ops.size() == 3 && module_->shape(ops[2]).rank() == 1) &&
+          static_cast<int>(ops.size()) != 2 + operand.rank()) {
+        return TokenError("Wrong number of operands.");
+      }
+      break;
+    }
+    case Opcode::kInfeed:
+      if (known && (!result.IsTuple() || result.tuple_shapes.empty())) {
+        return TokenError("infeed must have a non-empty tuple shape");
+      }
+      break;
+    case Opcode::kTuple:
+      if (s.shape_written) {
+        const size_t want = result.IsTuple() ? result.tuple_shapes.size() : 0;
+        if (ops.size() != want) {
+          return count_error(StrCat("expects ", want, " operands, but has ", ops.size(),
+                                          " operands"));
+        }
+      }
+      break;
+    case Opcode::kDot:
+      if (ops.size() < 2) {
+        return count_error(StrCat("expects 2 operands, but has ", ops.size(), " operands"));
+      }
+      break;
+    case Opcode::kRaggedDot:
+      if (ops.size() != 3) {
+        return count_error(StrCat("expects 3 operands, but has ", ops.size(), " operands"));
+      }
+      break;
+    case Opcode::kScaledDot:
+      if (ops.size() != 4 && ops.size() != 6) {
+        return count_error(StrCat("expects 4 or 6 operands, but has ", ops.size(),
+                                        " operands"));
+      }
+      break;
+    case Opcode::kConditional: {
+      const size_t branches = s.has_branches ? s.branches.size()
+                              : (s.slot_true != kNoId) + (s.slot_false != kNoId);
+      if (branches == 0 || ops.size() != branches + 1) {
+        return count_error(StrCat("conditional has ", ops.size(), " operands and ", branches,
+                                        " branch computations; it needs the branch index plus "
+                                        "one operand per branch"));
+      }
+      break;
+    }
+    case Opcode::kCustomCall:
+      if (s.has_to_apply && s.has_called_computations) {
+        return Error(opcode_offset,
+                     "A single instruction can't have both to_apply and calls field");
+      }
+      if (s.has_layout_constraints) {
+        if (ops.size() != s.layout_constraints.size()) {
+          return Error(s.layout_constraints_offset,
+                       StrCat("Expected ", ops.size(), " operand layout constraints, ",
+                                    s.layout_constraints.size(), " given"));
+        }
+        for (size_t i = 0; i < ops.size(); ++i) {
+          const Shape& constraint = shape(s.layout_constraints[i]);
+          const Shape& operand = module_->shape(ops[i]);
+          if (operand.element_type != PrimitiveType::kInvalid && !Compatible(constraint, operand)) {
+            return Error(s.layout_constraints_offset,
+                         StrCat("Operand layout constraint shape ", ShapeToString(constraint),
+                                      " for operand ", i, " is not compatible with operand shape ",
+                                      ShapeToString(operand)));
+          }
+        }
+      }
+      break;
+    case Opcode::kScan:
+      return CheckScan(s, shape_id, opcode_offset);
+    case Opcode::kMap:
+      if (!s.shape_written && s.dimensions_size < 0) {
+        return Error(opcode_offset, "map without a result shape needs 'dimensions'");
+      }
+      break;
+    default:
+      break;
+  }
+  return true;
+}
+
+bool ModuleParser::CheckScan(InstrScratch& s, ShapeId shape_id, uint32_t opcode_offset) {
+  if (s.called.empty()) return true;
+  const Computation& body = builder_->computations()[s.called[0]];
+  const size_t params = body.parameters.size();
+  if (s.operands.size() != params) {
+    return Error(opcode_offset, StrCat("expects ", s.operands.size(),
+                                             " operands to match the number of parameters of "
+                                             "to_apply, but to_apply has ",
+                                             params, " parameters"));
+  }
+  if (s.dimensions_size != 1) return Error(s.dimensions_offset, "expects exactly one dimension");
+  if (static_cast<int64_t>(s.operands.size()) < s.num_carries) {
+    return Error(opcode_offset, StrCat("expects at least ", s.num_carries,
+                                             " operands to match the number of carries, but has ",
+                                             s.operands.size(), " operands"));
+  }
+  if (!s.shape_written) {
+    const int64_t inputs = static_cast<int64_t>(s.operands.size()) - s.num_carries;
+    if (inputs == 0) {
+      return Error(opcode_offset, "failed to infer shape for opcode: scan, error: Cannot infer "
+                                  "shape for scan with no inputs");
+    }
+    const Shape& operand = module_->shape(s.operands[0]);
+    const int64_t dim = s.dimensions[0];
+    if (operand.IsArray() && (dim < 0 || dim >= operand.rank())) {
+      return Error(s.dimensions_offset, StrCat("scan dimension ", dim,
+                                                     " is out of range for operand of rank ",
+                                                     operand.rank()));
+    }
+  }
+  (void)shape_id;
+  return true;
+}
+
+bool ModuleParser::CheckAsync(Opcode op, Opcode wrapped, ShapeId shape_id, InstrScratch& s,
+                              uint32_t operands_offset, uint32_t opcode_offset) {
+  const Shape& result = shape(shape_id);
+  if (op == Opcode::kAsyncStart || op == Opcode::kAsyncUpdate) {
+    if (!result.IsTuple() || result.tuple_shapes.size() < 2 || !result.tuple_shapes[0]->IsTuple()) {
+      return Error(opcode_offset,
+                   "AsyncStart and AsyncUpdate expect the shape to be in the form of "
+                   "((operand0_shape, operand1_shape, ...), output_shape, ...).");
+    }
+  }
+  if (op == Opcode::kAsyncStart) return true;
+  if (s.operands.empty()) return Error(operands_offset, "No operand found for AsyncUpdate and AsyncDone");
+  const InstrId chain = s.operands[0];
+  const Opcode chain_op = module_->opcode(chain);
+  if (!IsAsync(chain_op)) {
+    return Error(operands_offset,
+                 "AsyncUpdate and AsyncDone expect an asynchronous operation as their first "
+                 "operand.");
+  }
+  if (chain_op == Opcode::kAsyncDone) {
+    return Error(operands_offset, "AsyncDone cannot be the first operand of an AsyncUpdate or AsyncDone.");
+  }
+  const Instruction& chain_instr = module_->instr(chain);
+  if (wrapped != Opcode::kInvalid && chain_instr.async_wrapped_opcode != wrapped) {
+    return Error(opcode_offset, StrCat("Expect async wrapped opcode to be ",
+                                       OpcodeName(chain_instr.async_wrapped_opcode), ", but got ",
+                                       OpcodeName(wrapped)));
+  }
+  // Inherit the chain's wrapped opcode and computation, as XLA does.
+  s.inherited_wrapped = chain_instr.async_wrapped_opcode;
+  std::span<const CompId> chain_called = module_->called(chain);
+  if (!(chain_instr.flags & Instruction::kAsyncSugar) && !chain_called.empty()) {
+    if (!s.called.empty() && s.called[0] != chain_called[0]) {
+      return Error(opcode_offset, StrCat("Expect async_wrapped_computation to be ",
+                                         module_->computation_name(chain_called[0]), ", but got ",
+                                         module_->computation_name(s.called[0])));
+    }
+    if (s.called.empty()) s.called.push_back(chain_called[0]);
+  }
+  if (s.has_async_thread) {
+    std::string_view chain_thread = StringAttribute(chain, AttrName::kAsyncExecutionThread);
+    if (chain_thread.empty()) chain_thread = "main";
+    if (chain_thread != s.async_thread) {
+      return Error(opcode_offset, StrCat("Expect async_execution_thread to be ", chain_thread,
+                                               ", but got ", s.async_thread));
+    }
+  }
+  return true;
+}
+
+ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s) {
+  ShapeTable& table = builder_->shapes();
+  const Shape unknown_probe;
+  auto unknown = [&]() { return table.Intern(unknown_probe); };
+  const auto& ops = s.operands;
+  auto operand = [&](size_t i) -> const Shape& { return module_->shape(ops[i]); };
+  auto known = [&](size_t i) { return i < ops.size() && operand(i).element_type != PrimitiveType::kInvalid; };
+  auto with_type = [&](const Shape& base, PrimitiveType type) {
+    Shape copy = base;
+    copy.element_type = type;
+    return table.Intern(copy);
+  };
+  if (IsElementwiseUnary(op) || op == Opcode::kCopy) {
+    if (!known(0)) return unknown();
+    const Shape& x = operand(0);
+    if (op == Opcode::kIsFinite) return with_type(x, PrimitiveType::kPred);
+    if ((op == Opcode::kAbs || op == Opcode::kReal || op == Opcode::kImag) && IsComplex(x.element_type)) {
+      return with_type(x, x.element_type == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64);
+    }
+    return x.id;
+  }
+  if (IsElementwiseBinary(op)) {
+    if (!known(0)) return unknown();
+    const Shape& x = operand(0);
+    if (op == Opcode::kCompare) return with_type(x, PrimitiveType::kPred);
+    if (op == Opcode::kComplex) {
+      return with_type(x, x.element_type == PrimitiveType::kF64 ? PrimitiveType::kC128 : PrimitiveType::kC64);
+    }
+    return x.id;
+  }
+  switch (op) {
+    case Opcode::kSelect: case Opcode::kClamp:
+      return known(1) ? operand(1).id : unknown();
+    case Opcode::kTuple: {
+      std::vector<ShapeId> elements;
+      for (size_t i = 0; i < ops.size(); ++i) {
+        if (!known(i)) return unknown();
+        elements.push_back(operand(i).id);
+      }
+      return table.MakeTuple(elements);
+    }
+    case Opcode::kGetTupleElement: {
+      if (!known(0) || !operand(0).IsTuple()) return unknown();
+      const auto& elements = operand(0).tuple_shapes;
+      if (s.int_value < 0 || s.int_value >= static_cast<int64_t>(elements.size())) return unknown();
+      return elements[static_cast<size_t>(s.int_value)]->id;
+    }
+    case Opcode::kWhile: case Opcode::kAddDependency: case Opcode::kOptimizationBarrier:
+    case Opcode::kReverse: case Opcode::kDomain:
+      return known(0) ? operand(0).id : unknown();
+    case Opcode::kAfterAll: {
+      Shape token;
+      token.element_type = PrimitiveType::kToken;
+      return table.Intern(token);
+    }
+    case Opcode::kPartitionId: case Opcode::kReplicaId:
+      return table.MakeArray(PrimitiveType::kU32, {});
+    case Opcode::kCall:
+      if (!s.called.empty()) {
+        const Computation& callee = builder_->computations()[s.called[0]];
+        return builder_->instructions()[callee.root].shape;
+      }
+      return unknown();
+    case Opcode::kBroadcast: {
+      if (!known(0)) return unknown();
+      std::vector<int64_t> dims = s.dimensions;
+      for (int64_t d : operand(0).dimensions) dims.push_back(d);
+      return table.MakeArray(operand(0).element_type, dims);
+    }
+    case Opcode::kTranspose: {
+      if (!known(0)) return unknown();
+      std::vector<int64_t> dims;
+      for (int64_t d : s.dimensions) {
+        if (d < 0 || d >= operand(0).rank()) return unknown();
+        dims.push_back(operand(0).dimensions[static_cast<size_t>(d)]);
+      }
+      return table.MakeArray(operand(0).element_type, dims);
+    }
+    default:
+      return unknown();
+  }
+}
+
+std::optional<int64_t> ModuleParser::IntAttribute(InstrId id, AttrName name) {
+  const Attribute* attribute = module_->FindAttribute(id, name);
+  if (attribute == nullptr) return std::nullopt;
+  Lexer lexer(file_.data(), file_.size(), attribute->value_offset);
+  if (lexer.Lex() != TokKind::kInt) return std::nullopt;
+  return lexer.tok().int_value;
+}
+
+std::string_view ModuleParser::StringAttribute(InstrId id, AttrName name) {
+  const Attribute* attribute = module_->FindAttribute(id, name);
+  if (attribute == nullptr) return {};
+  Lexer lexer(file_.data(), file_.size(), attribute->value_offset);
+  if (lexer.Lex() != TokKind::kString) return {};
+  return lexer.tok().text;
+}
+
+// ---------------------------------------------------------------------------
+// Module-level checks
+
+bool ModuleParser::FinishModule(ParsedModule* out) {
+  (void)out;
+  const ModuleHeader& header = builder_->header();
+  const Computation& entry = builder_->computations()[builder_->entry()];
+  // XLA checks aliases against the module's result shape: the declared
+  // entry_computation_layout when present, else the entry root.
+  const Shape& result = header.has_entry_layout ? shape(header.entry_result_layout)
+                                                : module_->shape(entry.root);
+  // input_output_alias: XLA keeps the first entry per output index and then
+  // validates each with HloInputOutputAliasConfig::SetUpAlias.
+  std::vector<const ShapeIndex*> outputs;
+  for (const InputOutputAlias& alias : header.input_output_alias) {
+    bool duplicate = false;
+    for (const ShapeIndex* seen : outputs) duplicate |= *seen == alias.output_index;
+    if (duplicate) continue;
+    outputs.push_back(&alias.output_index);
+    if (result.element_type != PrimitiveType::kInvalid &&
+        Subshape(result, alias.output_index) == nullptr) {
+      return Error(alias.offset, StrCat("Trying to set up alias at ",
+                                              ShapeIndexToString(alias.output_index),
+                                              " which is an invalid index for shape ",
+                                              ShapeToString(result, false)));
+    }
+    if (alias.parameter < 0) {
+      return Error(alias.offset, StrCat("aliased parameter number ", alias.parameter,
+                                              " must be >= 0"));
+    }
+  }
+  for (const BufferDonor& donor : header.buffer_donors) {
+    if (donor.parameter < 0) {
+      return Error(donor.offset, StrCat("buffer donor parameter number ", donor.parameter,
+                                              " must be >= 0"));
+    }
+  }
+  // Without entry_computation_layout XLA copies the entry's layouts, which
+  // CHECK-fails on invalid ones.
+  if (!header.has_entry_layout) {
+    std::vector<InstrId> check(entry.parameters.begin(), entry.parameters.end());
+    check.push_back(entry.root);
+    for (InstrId id : check) {
+      if (id == kNoId) continue;
+      std::string problem;
+      ForEachLeaf(module_->shape(id), [&](const ShapeIndex&, const Shape& leaf) {
+        if (problem.empty()) problem = LayoutProblem(leaf);
+      });
+      if (!problem.empty()) {
+        return Error(module_->instr(id).name_offset,
+                     StrCat("invalid layout on the entry computation's ",
+                                  id == entry.root ? "root" : "parameter", ": ", problem));
+      }
+    }
+  }
+  // Each async computation has exactly one async-start caller.
+  absl::flat_hash_map<CompId, InstrId> async_callers;
+  const auto& instrs = builder_->instructions();
+  for (InstrId id = 0; id < instrs.size(); ++id) {
+    const Instruction& in = instrs[id];
+    if (in.opcode != Opcode::kAsyncStart || (in.flags & Instruction::kAsyncSugar)) continue;
+    for (CompId c : module_->called(id)) {
+      auto [it, inserted] = async_callers.try_emplace(c, id);
+      if (!inserted) {
+        error_note_ = ParseError{instrs[it->second].name_offset, "the first async-start calling it"};
+        return Error(in.name_offset, StrCat("Computation ", module_->computation_name(c),
+                                                  " is called by more than one async op."));
+      }
+    }
+  }
+  builder_->BuildUsers();
+  return true;
+}
+
+bool ModuleParser::ValidateEmbeddedModule(uint32_t string_offset, std::string_view text) {
+  std::unique_ptr<SourceFile> embedded = SourceFile::FromString(file_.path(), text);
+  ParseLimits limits = limits_;
+  limits.max_nesting_depth = std::max(1, limits_.max_nesting_depth - depth_ - 1);
+  std::optional<ParseError> inner;
+  ParseModules(*embedded, [&](ParsedModule&& m) {
+    if (!inner && m.error) inner = m.error;
+  }, limits);
+  if (inner) {
+    LineCol at = embedded->Locate(inner->offset);
+    return Error(string_offset, StrCat("the HLO module in origin_recovery_table does not parse: ",
+                                             inner->message, " (at line ", at.line, ", column ",
+                                             at.column, " of the embedded text)"));
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Entry points
+
+namespace {
+
+// An HloModuleProto in protobuf text format: after blank lines and `#` or
+// `//` comment lines, the text starts with `hlo_module {`.
+std::optional<uint32_t> ProtoTextStart(std::string_view text) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t line_end = text.find('\n', pos);
+    if (line_end == std::string_view::npos) line_end = text.size();
+    std::string_view line = text.substr(pos, line_end - pos);
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos || line[first] == '#' || line.substr(first, 2) == "//") {
+      pos = line_end + 1;
+      continue;
+    }
+    line = line.substr(first);
+    if (line.rfind("hlo_module", 0) == 0) {
+      std::string_view rest = line.substr(10);
+      size_t brace = rest.find_first_not_of(" \t");
+      if (brace != std::string_view::npos && rest[brace] == '{') {
+        return static_cast<uint32_t>(pos + first);
+      }
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void ParseModules(const SourceFile& file, const std::function<void(ParsedModule&&)>& consumer,
+                  const ParseLimits& limits) {
+  if (std::optional<uint32_t> start = ProtoTextStart(file.text())) {
+    ParsedModule proto;
+    proto.begin_offset = *start;
+    proto.unsupported_format = true;
+    proto.error = ParseError{*start,
+                             "this is an HloModuleProto in protobuf text format, not HLO text; "
+                             "hlolint reads HLO text (print the module as text, e.g. with XLA's "
+                             "hlo-opt, and lint that)"};
+    consumer(std::move(proto));
+    return;
+  }
+  ModuleParser parser(file, 0, limits);
+  parser.Lex();
+  uint32_t count = 0;
+  while (parser.SkipSeparators()) {
+    if (count >= limits.max_modules_per_file) {
+      ParsedModule too_many;
+      too_many.begin_offset = parser.lexer().offset();
+      too_many.error = ParseError{parser.lexer().offset(),
+                                  StrCat("more than ", limits.max_modules_per_file,
+                                               " modules in one file; the rest is not linted")};
+      consumer(std::move(too_many));
+      return;
+    }
+    ParsedModule module = parser.ParseNextModule();
+    ++count;
+    const bool failed = module.error.has_value();
+    const uint32_t error_offset = failed ? module.error->offset : 0;
+    consumer(std::move(module));
+    if (failed) parser.SkipToNextModule(error_offset);
+  }
+  // A file with no module (empty, or only comments) has nothing to lint.
+}
+
+std::vector<ParsedModule> ParseAllModules(const SourceFile& file, const ParseLimits& limits) {
+  std::vector<ParsedModule> modules;
+  ParseModules(file, [&](ParsedModule&& m) { modules.push_back(std::move(m)); }, limits);
+  return modules;
+}
+
+}  // namespace hlolint

@@ -1,0 +1,190 @@
+// Internal: the module-level parser (XLA's HloParserImpl structure on top of
+// ValueParser). See parser.h for the public entry point.
+#pragma once
+
+#include <array>
+#include <bitset>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "parse/parser.h"
+#include "parse/value_parser.h"
+#include "parse/name_table.h"
+#include "util/hash.h"
+
+namespace hlolint {
+
+// How an attribute value is parsed (XLA's AttrTy).
+enum class AttrType : uint8_t {
+  kNotAllowed = 0,
+  kBool,
+  kInt64,
+  kInt32,
+  kFloat,
+  kString,
+  kStringOrJson,
+  kLiteral,
+  kIntList,
+  kIntListList,
+  kComputation,
+  kComputationList,
+  kFftType,
+  kPaddingType,
+  kComparisonDirection,
+  kComparisonType,
+  kWindow,
+  kConvDims,
+  kSharding,
+  kFrontendAttributes,
+  kStatistics,
+  kBoolListOrBool,
+  kParameterReplication,
+  kInstructionList,
+  kSliceRanges,
+  kPaddingConfig,
+  kMetadata,
+  kFusionKind,
+  kDistribution,
+  kDomain,
+  kPrecisionList,
+  kShape,
+  kShapeList,
+  kTranspose,
+  kRandomAlgorithm,
+  kPrecisionAlgorithm,
+  kInstructionAliasing,
+  kCustomCallSchedule,
+  kApiVersion,
+  kReplicaGroups,
+  kResultAccuracy,
+  kOriginalValue,
+  kMode,
+  kConvKind,
+};
+
+// The attributes an instruction may carry: a type per name and the required
+// ones. Copied per instruction from a per-opcode template, then adjusted.
+struct AttrSet {
+  std::array<AttrType, kAttrNameCount> types{};
+  std::bitset<kAttrNameCount> required;
+  void Allow(AttrName name, AttrType type, bool is_required = false) {
+    types[static_cast<size_t>(name)] = type;
+    required[static_cast<size_t>(name)] = is_required;
+  }
+  void Require(AttrName name, bool is_required) { required[static_cast<size_t>(name)] = is_required; }
+  AttrType type(AttrName name) const { return types[static_cast<size_t>(name)]; }
+};
+
+const AttrSet& AttrSetFor(Opcode opcode);
+
+class ModuleParser : public ValueParser {
+ public:
+  ModuleParser(const SourceFile& file, uint32_t start, const ParseLimits& limits);
+
+  // Parses the module that starts at the current token. Afterwards the
+  // lexer stands on the first token after it.
+  ParsedModule ParseNextModule();
+  // After an error: moves to the next `HloModule` line or `// -----` line.
+  void SkipToNextModule(uint32_t error_offset);
+  // Skips split markers; returns false at end of file.
+  bool SkipSeparators();
+
+ protected:
+  bool ValidateEmbeddedModule(uint32_t string_offset, std::string_view text) override;
+
+ private:
+  // Per-instruction scratch, one per nesting level, reused so that parsing
+  // allocates nothing per instruction in steady state.
+  struct InstrScratch {
+    std::vector<InstrId> operands;
+    std::vector<Attribute> attributes;
+    std::vector<InstrId> controls;
+    std::vector<CompId> called;
+    std::vector<CompId> branches;
+    std::vector<int64_t> ints;
+    std::vector<std::vector<int64_t>> int_lists;
+    std::vector<int64_t> dimensions;
+    std::vector<ShapeId> layout_constraints;
+    CompId slot_condition, slot_body, slot_true, slot_false, slot_select, slot_scatter;
+    bool has_branches, has_slice_sizes, has_called_computations, has_to_apply;
+    bool has_channel_id, has_async_thread, has_layout_constraints, has_mode;
+    bool side_effect, use_global_device_ids, shape_written, shuffle_mode;
+    int64_t dimensions_size;  // -1 when `dimensions` is absent
+    uint32_t dimensions_offset;
+    int64_t channel_id;
+    int64_t int_value;  // get-tuple-element index / iota dimension
+    int64_t num_carries;
+    std::string_view async_thread;
+    uint32_t layout_constraints_offset;
+    int64_t parameter_replication_count;  // -1 when absent
+    uint32_t parameter_replication_offset;
+    FusionKind fusion_kind;
+    Opcode inherited_wrapped;
+    void Reset();
+  };
+
+  bool ParseHloModule(bool has_header, ParsedModule* out);
+  bool ParseHeaderAttributes();
+  bool ParseIntSubAttributes(std::initializer_list<std::string_view> names);
+  bool ParseStackFrameIndex();
+  bool ParseDebugAttributes();
+  std::string TokenTextForError();
+  bool ParseComputation(CompId* entry);
+  bool ParseInstructionList(std::string_view name, uint32_t name_offset, bool is_inline,
+                            uint32_t begin_offset, CompId* out);
+  bool ParseInstruction(CompId computation, InstrId* root, uint32_t* root_offset);
+  bool ParseInstructionRhs(CompId computation, uint32_t name_offset, uint32_t name_size,
+                           bool allow_attributes, InstrId* out);
+  bool ParseOpcode(Opcode* opcode, Opcode* wrapped);
+  bool ParseOperands(CompId computation, std::vector<InstrId>* operands);
+  bool ParseOperand(CompId computation, std::vector<InstrId>* operands);
+  InstrId CompactGte(CompId computation, InstrId tuple, int64_t index, uint32_t name_offset,
+                     uint32_t end_offset);
+  bool ParseAttributes(const AttrSet& set, bool allow_attributes, InstrScratch& scratch,
+                       uint32_t opcode_offset);
+  bool ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount>& seen, InstrScratch& scratch);
+  bool ParseAttributeValue(AttrName name, AttrType type, uint32_t name_offset, InstrScratch& scratch);
+  bool ParseComputationRef(CompId* out);
+  bool ParseComputationList(std::vector<CompId>* out);
+  bool CheckInstruction(Opcode opcode, Opcode wrapped, ShapeId shape, InstrScratch& scratch,
+                        uint32_t operands_offset, uint32_t opcode_offset);
+  bool CheckScan(InstrScratch& scratch, ShapeId shape, uint32_t opcode_offset);
+  bool CheckAsync(Opcode opcode, Opcode wrapped, ShapeId shape, InstrScratch& scratch,
+                  uint32_t operands_offset, uint32_t opcode_offset);
+  ShapeId InferShape(Opcode opcode, const InstrScratch& scratch);
+  InstrId AddInstruction(const Instruction& instruction, InstrScratch& scratch);
+  InstrId FindName(std::string_view name) const;
+  std::optional<int64_t> IntAttribute(InstrId id, AttrName name);
+  std::string_view StringAttribute(InstrId id, AttrName name);
+  bool FinishModule(ParsedModule* out);
+  InstrScratch& ScratchAt(size_t level);
+
+  std::unique_ptr<Module> module_;
+  std::unique_ptr<Module::Builder> builder_;
+  // Per open computation (inline computations nest): names, text order,
+  // parameters seen, compact get-tuple-element cache.
+  std::vector<NameTable> scopes_;
+  std::vector<std::vector<InstrId>> scope_order_;
+  std::vector<std::vector<std::pair<int64_t, InstrId>>> parameter_scopes_;
+  std::vector<absl::flat_hash_map<uint64_t, InstrId>> gte_cache_;
+  NameTable computation_names_;
+  NameTable module_shape_cache_;
+  // Scope tables are kept and cleared rather than destroyed, so parsing
+  // thousands of small computations does not allocate a map for each.
+  size_t scope_depth_ = 0;
+  std::vector<std::unique_ptr<InstrScratch>> scratch_;
+  size_t scratch_level_ = 0;
+  bool nested_started_ = false;
+  std::optional<ParseError> error_note_;
+  // Values parsed only to validate them.
+  Window window_scratch_;
+  ConvolutionDimensionNumbers conv_scratch_;
+  SliceRanges slice_scratch_;
+  PaddingConfig padding_scratch_;
+  std::vector<OutputOperandAlias> aliasing_scratch_;
+  ReplicaGroups replica_scratch_;
+};
+
+}  // namespace hlolint

@@ -1,0 +1,96 @@
+// Instruction-name lookup for one computation scope: open addressing with
+// linear probing over a power-of-two array, clearable in O(1) by bumping a
+// generation counter, so one table serves thousands of computations without
+// reallocating.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "util/hash.h"
+
+namespace hlolint {
+
+class NameTable {
+ public:
+  static constexpr uint32_t kNotFound = 0xffffffffu;
+
+  NameTable() { slots_.resize(64); }
+
+  void Clear() {
+    size_ = 0;
+    if (++generation_ == 0) {  // wrapped: really wipe
+      for (Slot& s : slots_) s.generation = 0;
+      generation_ = 1;
+    }
+  }
+
+  uint32_t Find(std::string_view name) const {
+    const uint64_t hash = StringViewHash()(name);
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (s.generation != generation_) return kNotFound;
+      if (s.hash == hash && s.size == name.size() &&
+          std::memcmp(s.data, name.data(), name.size()) == 0) {
+        return s.value;
+      }
+    }
+  }
+
+  // Inserts unless present; returns the value now stored under `name`.
+  uint32_t Insert(std::string_view name, uint32_t value) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
+    const uint64_t hash = StringViewHash()(name);
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.generation != generation_) {
+        s = Slot{hash, name.data(), static_cast<uint32_t>(name.size()), value, generation_};
+        ++size_;
+        return value;
+      }
+      if (s.hash == hash && s.size == name.size() &&
+          std::memcmp(s.data, name.data(), name.size()) == 0) {
+        return s.value;
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    const char* data = nullptr;
+    uint32_t size = 0;
+    uint32_t value = 0;
+    uint32_t generation = 0;
+  };
+
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.size() * 2, Slot{});
+    const uint32_t live = generation_;
+    generation_ = 1;
+    size_ = 0;
+    const size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.generation != live) continue;
+      for (size_t i = s.hash & mask;; i = (i + 1) & mask) {
+        if (slots_[i].generation != generation_) {
+          slots_[i] = s;
+          slots_[i].generation = generation_;
+          ++size_;
+          break;
+        }
+      }
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+  uint32_t generation_ = 1;
+};
+
+}  // namespace hlolint

@@ -1,0 +1,1719 @@
+#include "parse/value_parser.h"
+
+#include <cmath>
+#include <limits>
+
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+constexpr uint64_t Bit(TokKind kind) { return uint64_t{1} << static_cast<int>(kind); }
+// Inside integer lists only integers, delimiters and the closing token can
+// follow, so the costlier number patterns are not tried (as in XLA).
+constexpr uint64_t kIntListSkipMask =
+    Bit(TokKind::kDimLabels) | Bit(TokKind::kDxD) | Bit(TokKind::kPad) | Bit(TokKind::kDecimal);
+
+bool SplitToInt64s(std::string_view text, char delim, std::vector<int64_t>* out) {
+  for (std::string_view part : Split(text, delim)) {
+    int64_t value;
+    if (!ParseIntText(part, &value)) return false;
+    out->push_back(value);
+  }
+  return true;
+}
+
+}  // namespace
+
+ValueParser::DepthGuard::DepthGuard(ValueParser* p) : parser(p) {
+  ok = ++parser->depth_ <= parser->limits_.max_nesting_depth;
+  if (!ok) {
+    parser->TokenError(StrCat("nesting deeper than ", parser->limits_.max_nesting_depth,
+                                    " levels (maximum recursion depth exceeded)"));
+  }
+}
+
+ValueParser::ValueParser(const SourceFile& file, uint32_t start, ShapeTable* shapes,
+                         const ParseLimits& limits)
+    : file_(file), lexer_(file.data(), file.size(), start), shapes_(shapes), limits_(limits) {}
+
+bool ValueParser::ValidateEmbeddedModule(uint32_t, std::string_view) { return true; }
+
+// ---------------------------------------------------------------------------
+// Tokens
+
+TokKind ValueParser::Lex(uint64_t skip_mask) { return lexer_.Lex(skip_mask); }
+
+bool ValueParser::Error(uint32_t offset, std::string message) {
+  if (!error_) error_ = ParseError{offset, std::move(message)};
+  return false;
+}
+
+bool ValueParser::TokenError(std::string message) {
+  if (kind() == TokKind::kError) {
+    // The lexer's own diagnosis is more useful than the parser's expectation.
+    return Error(lexer_.offset(), StrCat(LexErrorMessage(tok().error), " (", message, ")"));
+  }
+  return Error(lexer_.offset(), std::move(message));
+}
+
+bool ValueParser::ParseToken(TokKind want, std::string_view message, uint64_t skip_mask) {
+  if (kind() != want) return TokenError(std::string(message));
+  Lex(skip_mask);
+  return true;
+}
+
+bool ValueParser::EatIfPresent(TokKind want) {
+  if (kind() != want) return false;
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParseInt64(int64_t* out) {
+  if (kind() != TokKind::kInt) return TokenError("expects integer");
+  *out = tok().int_value;
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParseDouble(double* out) {
+  switch (kind()) {
+    case TokKind::kDecimal: {
+      double value = lexer_.DecimalValue();
+      if (std::isinf(value)) {
+        return TokenError(
+            "Constant is out of range for double (+/-1.79769e+308) and so is unparsable.");
+      }
+      *out = value;
+      break;
+    }
+    case TokKind::kInt:
+      *out = static_cast<double>(tok().int_value);
+      break;
+    case TokKind::kw_inf:
+      *out = std::numeric_limits<double>::infinity();
+      break;
+    case TokKind::kNegInf:
+      *out = -std::numeric_limits<double>::infinity();
+      break;
+    default:
+      return TokenError("expects decimal or integer");
+  }
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParseBool(bool* out) {
+  if (kind() != TokKind::kw_true && kind() != TokKind::kw_false) {
+    return TokenError("expects true or false");
+  }
+  *out = kind() == TokKind::kw_true;
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParseString(std::string_view* raw) {
+  if (kind() != TokKind::kString) return TokenError("expects string");
+  *raw = tok().text;
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParseJsonDict(std::string_view* raw) {
+  if (lexer_.LexJsonDict() != TokKind::kString) return TokenError("expects JSON dict");
+  *raw = tok().text;
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParseName(std::string_view* out) {
+  if (kind() != TokKind::kIdent && kind() != TokKind::kName) return TokenError("expects name");
+  *out = tok().text;
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParseAttributeName(std::string_view* out) {
+  if (kind() != TokKind::kAttributeName) return TokenError("expects attribute name");
+  *out = tok().text;
+  Lex();
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Lists
+
+bool ValueParser::ParseInt64List(TokKind start, TokKind end, TokKind delim,
+                                 std::vector<int64_t>* out) {
+  out->clear();
+  if (!ParseToken(start, StrCat("expects a list to start with ", TokKindName(start)),
+                  kIntListSkipMask)) {
+    return false;
+  }
+  if (kind() != end) {
+    while (true) {
+      int64_t value;
+      if (!ParseInt64(&value)) return false;
+      out->push_back(value);
+      if (kind() != delim) break;
+      Lex(kIntListSkipMask);
+    }
+  }
+  return ParseToken(end, StrCat("expects a list to end with ", TokKindName(end)));
+}
+
+bool ValueParser::ParseInt64ListList(TokKind start, TokKind end, TokKind delim,
+                                     std::vector<std::vector<int64_t>>* out) {
+  out->clear();
+  if (!ParseToken(start, StrCat("expects a list starting with ", TokKindName(start)))) {
+    return false;
+  }
+  if (kind() != end) {
+    do {
+      out->emplace_back();
+      if (!ParseInt64List(start, end, delim, &out->back())) return false;
+    } while (EatIfPresent(delim));
+  }
+  return ParseToken(end, StrCat("expects a list to end with ", TokKindName(end)));
+}
+
+bool ValueParser::ParseShapeIndex(ShapeIndex* out) {
+  out->clear();
+  if (!ParseToken(TokKind::kLbrace, "Expects '{' at the start of ShapeIndex")) return false;
+  while (kind() != TokKind::kRbrace) {
+    int64_t index;
+    if (!ParseInt64(&index)) return false;
+    out->push_back(index);
+    if (!EatIfPresent(TokKind::kComma)) break;
+  }
+  return ParseToken(TokKind::kRbrace, "Expects '}' at the end of ShapeIndex");
+}
+
+// ---------------------------------------------------------------------------
+// Shapes and layouts
+
+bool ValueParser::CanBeShape() {
+  return kind() == TokKind::kPrimitiveType || kind() == TokKind::kLparen ||
+         (kind() == TokKind::kIdent && tok().text == "b" &&
+          lexer_.LookAhead() == TokKind::kLparen);
+}
+
+bool ValueParser::ParseShape(ShapeId* out) {
+  DepthGuard guard(this);
+  if (!guard.ok) return false;
+  if (shape_cache_ == nullptr || kind() != TokKind::kPrimitiveType) return ParseShapeImpl(out);
+  // Dumps repeat the same array shape texts endlessly. A shape followed by
+  // whitespace is looked up by its exact text; on a miss it is parsed and
+  // remembered if the parse ended exactly at that whitespace.
+  const char* begin = lexer_.buffer() + lexer_.offset();
+  const char* p = begin;
+  const char* limit = begin + 256;
+  while (p < limit && *p != ' ' && *p != '\n' && *p != '\t' && *p != '\r' && *p != '\0') ++p;
+  if (p == limit || *p == '\0') return ParseShapeImpl(out);
+  const std::string_view text(begin, static_cast<size_t>(p - begin));
+  const uint32_t cached = shape_cache_->Find(text);
+  const uint32_t end = static_cast<uint32_t>(p - lexer_.buffer());
+  if (cached != NameTable::kNotFound) {
+    lexer_.Reset(end);
+    Lex();
+    *out = cached;
+    return true;
+  }
+  if (!ParseShapeImpl(out)) return false;
+  if (lexer_.previous_end() == end) shape_cache_->Insert(text, *out);
+  return true;
+}
+
+bool ValueParser::ParseShapeImpl(ShapeId* out) {
+  const size_t level = static_cast<size_t>(depth_);
+  if (shape_scratch_.size() <= level) shape_scratch_.resize(level + 1);
+  if (id_scratch_.size() <= level) id_scratch_.resize(level + 1);
+
+  const uint32_t start = lexer_.offset();
+  if (kind() == TokKind::kIdent && tok().text == "b" && lexer_.LookAhead() == TokKind::kLparen) {
+    Lex();
+    Lex();
+    ShapeId element;
+    if (!ParseShape(&element)) return false;
+    if (!shape(element).IsArray()) {
+      return Error(start, "a buffer shape b(...) must hold an array shape");
+    }
+    Shape& buffer = shape_scratch_[level];
+    buffer.Clear();
+    buffer.element_type = PrimitiveType::kBuffer;
+    buffer.tuple_shapes.push_back(&shape(element));
+    *out = shapes_->Intern(buffer);
+    return ParseToken(TokKind::kRparen, "expects ')' at the end of buffer shape.");
+  }
+
+  if (EatIfPresent(TokKind::kLparen)) {
+    std::vector<ShapeId>& elements = id_scratch_[level];
+    elements.clear();
+    if (kind() != TokKind::kRparen) {
+      do {
+        ShapeId element;
+        if (!ParseShape(&element)) return false;
+        elements.push_back(element);
+      } while (EatIfPresent(TokKind::kComma));
+    }
+    Shape& tuple = shape_scratch_[level];
+    tuple.Clear();
+    tuple.element_type = PrimitiveType::kTuple;
+    for (ShapeId element : elements) tuple.tuple_shapes.push_back(&shape(element));
+    *out = shapes_->Intern(tuple);
+    return ParseToken(TokKind::kRparen, "expects ')' at the end of tuple.");
+  }
+
+  if (kind() != TokKind::kPrimitiveType) {
+    return TokenError(StrCat("expected primitive type, saw ", TokKindName(kind())));
+  }
+  Shape& array = shape_scratch_[level];
+  array.Clear();
+  array.element_type = tok().primitive_type;
+  Lex();
+  if (!ParseDimensionSizes(&array)) return false;
+
+  // A '{' after the dimensions starts a layout only if an integer or ':'
+  // follows; otherwise it opens a computation body.
+  if (kind() == TokKind::kLbrace) {
+    TokKind next = lexer_.LookAhead();
+    if (next == TokKind::kInt || next == TokKind::kColon) {
+      const uint32_t layout_offset = lexer_.offset();
+      if (!ParseLayout(&array.layout)) return false;
+      if (array.layout.minor_to_major.size() != array.dimensions.size()) {
+        return Error(layout_offset,
+                     StrCat("Dimensions size is ", array.dimensions.size(),
+                                  ", but minor to major size is ",
+                                  array.layout.minor_to_major.size(), "."));
+      }
+      if (array.layout.physical_shape != nullptr) {
+        return Error(layout_offset,
+                     StrCat("Layout has physical shape, but is not for a sparse array: ",
+                                  array.layout.ToString()));
+      }
+      array.has_layout = true;
+    }
+  }
+  *out = shapes_->Intern(array);
+  return true;
+}
+
+bool ValueParser::ParseDimensionSizes(Shape* shape) {
+  if (!ParseToken(TokKind::kLsquare, "expects a list starting with '['")) return false;
+  if (kind() != TokKind::kRsquare) {
+    do {
+      const uint32_t offset = lexer_.offset();
+      int64_t size = 0;
+      bool dynamic = false;
+      if (kind() == TokKind::kQuestionMark) {
+        size = kUnboundedSize;
+        dynamic = true;
+        Lex();
+      } else {
+        if (EatIfPresent(TokKind::kLeq)) dynamic = true;
+        if (!ParseInt64(&size)) return false;
+        if (size < 0) {
+          return Error(offset, StrCat("invalid dimension size ", size,
+                                            ": sizes must be non-negative"));
+        }
+      }
+      shape->dimensions.push_back(size);
+      if (dynamic) {
+        shape->dynamic_dimensions.resize(shape->dimensions.size(), 0);
+        shape->dynamic_dimensions.back() = 1;
+      }
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  if (!shape->dynamic_dimensions.empty()) {
+    shape->dynamic_dimensions.resize(shape->dimensions.size(), 0);
+  }
+  const uint32_t end_offset = lexer_.offset();
+  if (!ParseToken(TokKind::kRsquare, "expects a list to end with ']'")) return false;
+  // Not an XLA parser check, but every consumer of such a shape overflows.
+  int64_t elements = 1;
+  for (int64_t size : shape->dimensions) {
+    if (size == kUnboundedSize || size == 0) continue;
+    if (elements > INT64_MAX / size) {
+      return Error(end_offset, "shape has more than 2^63 elements (element count overflows int64)");
+    }
+    elements *= size;
+  }
+  return true;
+}
+
+bool ValueParser::ParseLayoutIntAttribute(int64_t* out, std::string_view what) {
+  return ParseToken(TokKind::kLparen, StrCat("expects ", what, " to start with '('")) &&
+         ParseInt64(out) &&
+         ParseToken(TokKind::kRparen, StrCat("expects ", what, " to end with ')'"));
+}
+
+bool ValueParser::ParseTiles(Layout* layout) {
+  do {
+    layout->tiles.emplace_back();
+    std::vector<int64_t>& tile = layout->tiles.back();
+    if (!ParseToken(TokKind::kLparen, "expects a list starting with '('")) return false;
+    if (kind() != TokKind::kRparen) {
+      do {
+        if (kind() == TokKind::kInt) {
+          tile.push_back(tok().int_value);
+          Lex();
+        } else if (kind() == TokKind::kAsterisk) {
+          tile.push_back(kCombineDimension);
+          Lex();
+        } else {
+          return TokenError("expects integer or '*' in a tile");
+        }
+      } while (EatIfPresent(TokKind::kComma));
+    }
+    if (!ParseToken(TokKind::kRparen, "expects a list to end with ')'")) return false;
+  } while (kind() == TokKind::kLparen);
+  return true;
+}
+
+bool ValueParser::ParseLayout(Layout* layout) {
+  layout->Clear();
+  if (!ParseToken(TokKind::kLbrace, "expects layout to start with '{'")) return false;
+  if (kind() != TokKind::kRbrace) {
+    if (kind() == TokKind::kInt) {
+      do {
+        int64_t dim;
+        if (!ParseInt64(&dim)) return false;
+        layout->minor_to_major.push_back(dim);
+      } while (EatIfPresent(TokKind::kComma));
+    }
+    if (EatIfPresent(TokKind::kColon)) {
+      auto is_ident = [this](std::string_view text) {
+        return kind() == TokKind::kIdent && tok().text == text;
+      };
+      if (is_ident("D")) {
+        Lex();
+        if (!ParseToken(TokKind::kLparen, "expects a list starting with '('")) return false;
+        if (kind() != TokKind::kRparen) {
+          do {
+            DimLevelType type;
+            if (is_ident("D")) {
+              type = DimLevelType::kDense;
+            } else if (is_ident("C")) {
+              type = DimLevelType::kCompressed;
+            } else if (is_ident("S")) {
+              type = DimLevelType::kSingleton;
+            } else if (is_ident("H")) {
+              type = DimLevelType::kLooseCompressed;
+            } else {
+              return TokenError("expected a DimLevelType abbreviation (D, C, or S)");
+            }
+            Lex();
+            EatIfPresent(TokKind::kPlus);
+            EatIfPresent(TokKind::kTilde);
+            layout->dim_level_types.push_back(type);
+          } while (EatIfPresent(TokKind::kComma));
+        }
+        if (!ParseToken(TokKind::kRparen, "expects a list to end with ')'")) return false;
+      }
+      if (is_ident("T")) {
+        Lex();
+        if (!ParseTiles(layout)) return false;
+      }
+      if (is_ident("L")) {
+        Lex();
+        if (!ParseLayoutIntAttribute(&layout->tail_padding_alignment,
+                                     "multiple padded to in elements")) {
+          return false;
+        }
+      }
+      auto parse_unsigned_type = [this](PrimitiveType* out, std::string_view what) {
+        if (!ParseToken(TokKind::kLparen, StrCat("expects ", what, " to be followed by '('")))
+          return false;
+        if (kind() != TokKind::kPrimitiveType) {
+          return TokenError(StrCat("expected primitive type, saw ", TokKindName(kind())));
+        }
+        if (!IsUnsignedInteger(tok().primitive_type)) {
+          return TokenError("expecting an unsigned integer type");
+        }
+        *out = tok().primitive_type;
+        Lex();
+        return ParseToken(TokKind::kRparen, StrCat("expects ", what, " type to be followed by ')'"));
+      };
+      if (EatIfPresent(TokKind::kOctothorp) && !parse_unsigned_type(&layout->index_type, "'#'")) {
+        return false;
+      }
+      if (EatIfPresent(TokKind::kAsterisk) && !parse_unsigned_type(&layout->pointer_type, "'*'")) {
+        return false;
+      }
+      if (is_ident("E")) {
+        Lex();
+        if (!ParseLayoutIntAttribute(&layout->element_size_bits, "element size in bits")) return false;
+      }
+      if (is_ident("S")) {
+        Lex();
+        if (!ParseLayoutIntAttribute(&layout->memory_space, "memory space")) return false;
+      }
+      if (is_ident("SC")) {
+        Lex();
+        do {
+          SplitConfig config;
+          if (!ParseToken(TokKind::kLparen, "expects split configs to start with '('") ||
+              !ParseInt64(&config.dimension) ||
+              !ParseInt64List(TokKind::kColon, TokKind::kRparen, TokKind::kComma,
+                              &config.split_indices)) {
+            return false;
+          }
+          layout->split_configs.push_back(std::move(config));
+        } while (kind() == TokKind::kLparen);
+      }
+      if (is_ident("P")) {
+        Lex();
+        ShapeId physical;
+        if (!ParseToken(TokKind::kLparen, "expects physical shape to start with '('") ||
+            !ParseShape(&physical) ||
+            !ParseToken(TokKind::kRparen, "expects physical shape to end with ')'")) {
+          return false;
+        }
+        layout->physical_shape = &shape(physical);
+      }
+      if (is_ident("M")) {
+        Lex();
+        if (!ParseLayoutIntAttribute(&layout->dynamic_shape_metadata_prefix_bytes,
+                                     "dynamic shape metadata prefix bytes")) {
+          return false;
+        }
+      }
+    }
+  }
+  return ParseToken(TokKind::kRbrace, "expects layout to end with '}'");
+}
+
+bool ValueParser::ParseShapeList(std::vector<ShapeId>* out) {
+  out->clear();
+  if (!ParseToken(TokKind::kLbrace, "expects a list starting with '{'")) return false;
+  if (kind() != TokKind::kRbrace) {
+    do {
+      ShapeId id;
+      if (!ParseShape(&id)) return false;
+      out->push_back(id);
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRbrace, "expects a list to end with '}'");
+}
+
+// ---------------------------------------------------------------------------
+// Windows, convolution dimension labels, slices, padding
+
+bool ValueParser::ParseDxD(std::string_view name, std::vector<int64_t>* out) {
+  const uint32_t offset = lexer_.offset();
+  if (!out->empty()) {
+    return Error(offset, StrCat("sub-attribute '", name, "=' already exists"));
+  }
+  if (kind() == TokKind::kInt) {
+    out->push_back(tok().int_value);
+    Lex();
+    return true;
+  }
+  if (kind() == TokKind::kDxD) {
+    if (!SplitToInt64s(tok().text, 'x', out)) {
+      return Error(offset, StrCat("expects sub-attribute '", name, "=ixj...'"));
+    }
+    Lex();
+    return true;
+  }
+  return TokenError("expects token type kInt or kDxD");
+}
+
+bool ValueParser::ParseWindow(Window* window) {
+  window->clear();
+  const uint32_t offset = lexer_.offset();
+  if (!ParseToken(TokKind::kLbrace, "expected '{' to start window attribute")) return false;
+  std::vector<int64_t> size, stride, lhs_dilate, rhs_dilate, rhs_reversal;
+  std::vector<std::vector<int64_t>> pad;
+  while (kind() != TokKind::kRbrace) {
+    const uint32_t attr_offset = lexer_.offset();
+    std::string_view field;
+    if (kind() != TokKind::kAttributeName) {
+      return Error(attr_offset, "expects sub-attributes in window");
+    }
+    ParseAttributeName(&field);
+    bool ok;
+    if (field == "size") {
+      ok = ParseDxD("size", &size);
+    } else if (field == "stride") {
+      ok = ParseDxD("stride", &stride);
+    } else if (field == "lhs_dilate") {
+      ok = ParseDxD("lhs_dilate", &lhs_dilate);
+    } else if (field == "rhs_dilate") {
+      ok = ParseDxD("rhs_dilate", &rhs_dilate);
+    } else if (field == "rhs_reversal") {
+      ok = ParseDxD("rhs_reversal", &rhs_reversal);
+    } else if (field == "pad") {
+      const uint32_t pad_offset = lexer_.offset();
+      if (!pad.empty()) return Error(pad_offset, "sub-attribute 'pad=' already exists");
+      if (kind() != TokKind::kPad) return TokenError("expects window pad pattern, e.g., '0_0x3_3'");
+      for (std::string_view dim : Split(tok().text, 'x')) {
+        std::vector<int64_t> low_high;
+        if (!SplitToInt64s(dim, '_', &low_high) || low_high.size() != 2) {
+          return Error(pad_offset, "expects padding_low and padding_high separated by '_'");
+        }
+        pad.push_back(std::move(low_high));
+      }
+      Lex();
+      ok = true;
+    } else {
+      return Error(attr_offset, StrCat("unexpected attribute name: ", field));
+    }
+    if (!ok) return false;
+  }
+  auto check = [&](const auto& v, std::string_view name) {
+    if (!v.empty() && v.size() != size.size()) {
+      return Error(offset, StrCat("expects '", name, "=' has the same size as 'size='"));
+    }
+    return true;
+  };
+  if (!check(stride, "stride") || !check(lhs_dilate, "lhs_dilate") ||
+      !check(rhs_dilate, "rhs_dilate") || !check(pad, "pad") ||
+      !check(rhs_reversal, "rhs_reversal")) {
+    return false;
+  }
+  for (size_t i = 0; i < size.size(); ++i) {
+    WindowDimension dim;
+    dim.size = size[i];
+    if (!pad.empty()) {
+      dim.padding_low = pad[i][0];
+      dim.padding_high = pad[i][1];
+    }
+    if (!stride.empty()) dim.stride = stride[i];
+    if (!lhs_dilate.empty()) dim.base_dilation = lhs_dilate[i];
+    if (!rhs_dilate.empty()) dim.window_dilation = rhs_dilate[i];
+    if (!rhs_reversal.empty()) dim.window_reversal = rhs_reversal[i] == 1;
+    window->push_back(dim);
+  }
+  return ParseToken(TokKind::kRbrace, "expected '}' to end window attribute");
+}
+
+bool ValueParser::ParseConvolutionDimensionNumbers(ConvolutionDimensionNumbers* dnums) {
+  if (kind() != TokKind::kDimLabels) {
+    return TokenError("expects dim labels pattern, e.g., 'bf0_0io->0bf'");
+  }
+  std::string_view text = tok().text;
+  size_t underscore = text.find('_');
+  size_t arrow = text.find("->");
+  std::string_view lhs = text.substr(0, underscore);
+  std::string_view rhs = text.substr(underscore + 1, arrow - underscore - 1);
+  std::string_view out = text.substr(arrow + 2);
+
+  auto is_unique = [](std::string_view s) {
+    bool seen[256] = {};
+    for (char c : s) {
+      if (c == '?') continue;
+      if (seen[static_cast<unsigned char>(c)]) return false;
+      seen[static_cast<unsigned char>(c)] = true;
+    }
+    return true;
+  };
+  // Fills one side; `a` and `b` are the two named dimensions of that side.
+  auto parse_side = [&](std::string_view side, std::string_view which, char a, char b,
+                        int64_t* a_dim, int64_t* b_dim, std::vector<int64_t>* spatial) {
+    if (!is_unique(side)) {
+      return TokenError(StrCat("expects unique ", which, " dimension numbers, but sees ", side));
+    }
+    spatial->clear();
+    for (char c : side) {
+      if (c != a && c != b && c != '?') spatial->push_back(-1);
+    }
+    for (size_t i = 0; i < side.size(); ++i) {
+      char c = side[i];
+      if (c == '?') continue;
+      if (c == a) {
+        *a_dim = static_cast<int64_t>(i);
+      } else if (c == b) {
+        *b_dim = static_cast<int64_t>(i);
+      } else if (c >= '0' && c < static_cast<char>('0' + side.size())) {
+        size_t index = static_cast<size_t>(c - '0');
+        if (index >= spatial->size()) {
+          return TokenError(StrCat("spatial dimension ", index, " out of range in ", which,
+                                         " dimension numbers ", side));
+        }
+        (*spatial)[index] = static_cast<int64_t>(i);
+      } else {
+        return TokenError(StrCat("expects [0-", side.size() - 1, a, b, "?] in ", which,
+                                       " dimension numbers"));
+      }
+    }
+    return true;
+  };
+  if (!parse_side(lhs, "lhs", 'b', 'f', &dnums->input_batch, &dnums->input_feature,
+                  &dnums->input_spatial) ||
+      !parse_side(rhs, "rhs", 'i', 'o', &dnums->kernel_input_feature,
+                  &dnums->kernel_output_feature, &dnums->kernel_spatial) ||
+      !parse_side(out, "output", 'b', 'f', &dnums->output_batch, &dnums->output_feature,
+                  &dnums->output_spatial)) {
+    return false;
+  }
+  if (dnums->input_spatial.size() != dnums->output_spatial.size() ||
+      dnums->input_spatial.size() != dnums->kernel_spatial.size()) {
+    return TokenError(StrCat(
+        "input, kernel, and output must have same number of spatial dimensions, but got ",
+        dnums->input_spatial.size(), ", ", dnums->kernel_spatial.size(), ", ",
+        dnums->output_spatial.size(), ", respectively."));
+  }
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParseSliceRanges(SliceRanges* out) {
+  out->Clear();
+  if (!ParseToken(TokKind::kLbrace, "expects '{' to start ranges")) return false;
+  if (kind() == TokKind::kRbrace) return ParseToken(TokKind::kRbrace, "expects '}' to end ranges");
+  std::vector<int64_t>& range = ints_scratch_;
+  do {
+    const uint32_t offset = lexer_.offset();
+    if (!ParseInt64List(TokKind::kLsquare, TokKind::kRsquare, TokKind::kColon, &range)) {
+      return false;
+    }
+    if (range.size() != 2 && range.size() != 3) {
+      return Error(offset, StrCat("expects [start:limit:step] or [start:limit], but sees ",
+                                        range.size(), " elements."));
+    }
+    out->starts.push_back(range[0]);
+    out->limits.push_back(range[1]);
+    out->strides.push_back(range.size() == 3 ? range[2] : 1);
+  } while (EatIfPresent(TokKind::kComma));
+  return ParseToken(TokKind::kRbrace, "expects '}' to end ranges");
+}
+
+bool ValueParser::ParsePaddingConfig(PaddingConfig* out) {
+  out->clear();
+  if (kind() != TokKind::kPad) return TokenError("expects padding config, e.g., '0_0_0x3_3_1'");
+  const uint32_t offset = lexer_.offset();
+  std::vector<int64_t>& values = ints_scratch_;
+  for (std::string_view dim : Split(tok().text, 'x')) {
+    values.clear();
+    if (!SplitToInt64s(dim, '_', &values) || (values.size() != 2 && values.size() != 3)) {
+      return Error(offset, "expects padding config pattern like 'low_high_interior' or 'low_high'");
+    }
+    out->push_back({values[0], values[1], values.size() == 3 ? values[2] : 0});
+  }
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParsePrecisionList() {
+  if (!ParseToken(TokKind::kLbrace, "expects a list starting with '{'")) return false;
+  if (kind() != TokKind::kRbrace) {
+    do {
+      if (!ParseEnum("precision", {"default", "high", "highest", "packed_nibble"})) return false;
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRbrace, "expects a list to end with '}'");
+}
+
+bool ValueParser::ParseEnum(std::string_view what, std::initializer_list<std::string_view> values,
+                            std::string_view* out) {
+  if (kind() != TokKind::kIdent) return TokenError(StrCat("expects ", what));
+  std::string_view value = tok().text;
+  for (std::string_view allowed : values) {
+    if (allowed == value) {
+      if (out) *out = value;
+      Lex();
+      return true;
+    }
+  }
+  return TokenError(StrCat("expects ", what, " but sees: ", value));
+}
+
+bool ValueParser::ParseEnumIgnoringCase(std::string_view what,
+                                        std::initializer_list<std::string_view> values) {
+  if (kind() != TokKind::kIdent) return TokenError(StrCat("expects ", what));
+  std::string_view value = tok().text;
+  for (std::string_view allowed : values) {
+    if (allowed.size() == value.size() &&
+        std::equal(allowed.begin(), allowed.end(), value.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        })) {
+      Lex();
+      return true;
+    }
+  }
+  return TokenError(StrCat("expects ", what, " but sees: ", value));
+}
+
+bool ValueParser::ParseFusionKind(FusionKind* out) {
+  std::string_view value;
+  if (!ParseEnum("fusion kind", {"kLoop", "kInput", "kOutput", "kCustom"}, &value)) return false;
+  if (value == "kLoop") *out = FusionKind::kLoop;
+  if (value == "kInput") *out = FusionKind::kInput;
+  if (value == "kOutput") *out = FusionKind::kOutput;
+  if (value == "kCustom") *out = FusionKind::kCustom;
+  return true;
+}
+
+bool ValueParser::ParseCustomCallApiVersion(std::string_view* out) {
+  // API_VERSION_UNSPECIFIED is rejected by current XLA but was printed by
+  // older versions (torch-xla and Neuron dumps carry it), so it is accepted.
+  if (kind() != TokKind::kIdent) return TokenError("expects custom-call API version");
+  std::string_view value = tok().text;
+  for (std::string_view allowed :
+       {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+        "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"}) {
+    if (allowed == value) {
+      *out = value;
+      Lex();
+      return true;
+    }
+  }
+  return TokenError(StrCat("expects custom-call API version but sees: ", value,
+                                 ", error: Unknown API version"));
+}
+
+// ---------------------------------------------------------------------------
+// Shardings
+
+bool ValueParser::ParseSharding() {
+  DepthGuard guard(this);
+  if (!guard.ok) return false;
+  if (!ParseToken(TokKind::kLbrace, "expected '{' to start sharding attribute")) return false;
+  if (kind() != TokKind::kLbrace && kind() != TokKind::kRbrace) return ParseSingleSharding(true);
+  if (kind() != TokKind::kRbrace) {
+    do {
+      if (!ParseSingleSharding(false)) return false;
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRbrace, "expected '}' to end sharding attribute");
+}
+
+bool ValueParser::ParseIotaTileAssignmentArray(std::vector<int64_t>* reshape,
+                                               std::vector<int64_t>* perm) {
+  reshape->clear();
+  perm->clear();
+  if (!ParseToken(TokKind::kLsquare, "expected '[' to start sharding iota_reshape_dims")) {
+    return false;
+  }
+  do {
+    int64_t dim;
+    if (!ParseInt64(&dim)) return false;
+    reshape->push_back(dim);
+  } while (EatIfPresent(TokKind::kComma));
+  if (!ParseToken(TokKind::kRsquare, "expected ']' to end sharding iota_reshape_dims")) {
+    return false;
+  }
+  if (reshape->size() == 1) {
+    perm->push_back(0);
+    return true;
+  }
+  if (kind() != TokKind::kIdent || tok().text != "T") {
+    return TokenError("expected 'T(' to start sharding devices iota_transpose_perm");
+  }
+  Lex();
+  if (!ParseToken(TokKind::kLparen, "expected 'T(' to start sharding devices iota_transpose_perm")) {
+    return false;
+  }
+  do {
+    int64_t dim;
+    if (!ParseInt64(&dim)) return false;
+    if (dim < 0 || dim >= static_cast<int64_t>(reshape->size())) {
+      return TokenError(StrCat("Out of range iota minor_to_major value ", dim,
+                                     ", expecting value in range [0, ", reshape->size(), ")"));
+    }
+    perm->push_back(dim);
+  } while (EatIfPresent(TokKind::kComma));
+  return ParseToken(TokKind::kRparen, "expected ')' to end sharding devices iota_transpose_perm");
+}
+
+bool ValueParser::ParseTileAssignment(std::vector<int64_t>* dims, std::vector<int64_t>* devices,
+                                      bool allow_devices, std::vector<int64_t>* iota_reshape,
+                                      std::vector<int64_t>* iota_perm) {
+  dims->clear();
+  if (!ParseToken(TokKind::kLsquare, "expected '[' to start sharding devices shape")) return false;
+  do {
+    int64_t dim;
+    if (!ParseInt64(&dim)) return false;
+    dims->push_back(dim);
+  } while (EatIfPresent(TokKind::kComma));
+  if (!ParseToken(TokKind::kRsquare, "expected ']' to end sharding devices shape")) return false;
+  if (EatIfPresent(TokKind::kLeq)) return ParseIotaTileAssignmentArray(iota_reshape, iota_perm);
+  if (!allow_devices) {
+    return TokenError(
+        "Caller expected iota tile assignment when parsing, which should not have any manual "
+        "device entries.");
+  }
+  do {
+    int64_t device;
+    if (!ParseInt64(&device)) return false;
+    devices->push_back(device);
+  } while (EatIfPresent(TokKind::kComma));
+  return true;
+}
+
+namespace {
+
+// Product of dims, or -1 on overflow or negative sizes.
+int64_t Product(const std::vector<int64_t>& dims) {
+  int64_t product = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || (d != 0 && product > INT64_MAX / d)) return -1;
+    product *= d;
+  }
+  return product;
+}
+
+}  // namespace
+
+bool ValueParser::ParseSingleSharding(bool lbrace_pre_lexed) {
+  if (!lbrace_pre_lexed &&
+      !ParseToken(TokKind::kLbrace, "expected '{' to start sharding attribute")) {
+    return false;
+  }
+  if (kind() == TokKind::kIdent && (tok().text == "mesh" || tok().text == "maximal_mesh")) {
+    return ParseNamedSharding();
+  }
+  const uint32_t offset = lexer_.offset();
+  bool maximal = false, replicated = false, manual = false, unknown = false, unreduced = false;
+  bool last_tile_dim_replicate = false, last_tile_dims = false;
+  std::vector<int64_t> devices, tile_dims, iota_reshape, iota_perm;
+  while (kind() != TokKind::kRbrace) {
+    switch (kind()) {
+      case TokKind::kw_maximal: maximal = true; Lex(); break;
+      case TokKind::kw_replicated: replicated = true; Lex(); break;
+      case TokKind::kw_manual: manual = true; Lex(); break;
+      case TokKind::kw_unknown: unknown = true; Lex(); break;
+      case TokKind::kw_unreduced: unreduced = true; Lex(); break;
+      case TokKind::kw_last_tile_dim_replicate: last_tile_dim_replicate = true; Lex(); break;
+      case TokKind::kw_shard_as:
+      case TokKind::kw_shard_like: {
+        Lex();
+        int64_t group;
+        if (!ParseInt64(&group)) return false;
+        break;
+      }
+      case TokKind::kAttributeName: {
+        std::string_view name = tok().text;
+        if (name == "device") {
+          if (Lex() != TokKind::kInt) return TokenError("device= attribute must be an integer");
+          devices = {tok().int_value};
+          Lex();
+        } else if (name == "devices") {
+          Lex();
+          if (!ParseTileAssignment(&tile_dims, &devices, true, &iota_reshape, &iota_perm)) {
+            return false;
+          }
+        } else if (name == "metadata") {
+          Lex();
+          if (!ParseSingleOrListMetadata()) return false;
+        } else if (name == "last_tile_dims") {
+          last_tile_dims = true;
+          Lex();
+          if (!ParseToken(TokKind::kLbrace, "expected '{' to start sharding type list")) {
+            return false;
+          }
+          if (kind() != TokKind::kRbrace) {
+            do {
+              switch (kind()) {
+                case TokKind::kw_maximal: case TokKind::kw_replicated:
+                case TokKind::kw_manual: case TokKind::kw_unreduced:
+                  Lex();
+                  break;
+                default:
+                  return TokenError("expects a sharding type (maximal, replicated, manual or "
+                                    "unreduced)");
+              }
+            } while (EatIfPresent(TokKind::kComma));
+          }
+          if (!ParseToken(TokKind::kRbrace, "expected '}' to end sharding type list")) {
+            return false;
+          }
+        } else {
+          return TokenError(
+              "unknown attribute in sharding: expected device=, devices= metadata= or "
+              "last_tile_dims= ");
+        }
+        break;
+      }
+      default:
+        return TokenError("unexpected token");
+    }
+  }
+  (void)last_tile_dims;
+  auto no_devices = [&](std::string_view what) {
+    if (!devices.empty()) {
+      return Error(offset, StrCat(what, " shardings should not have any devices assigned"));
+    }
+    return true;
+  };
+  if (replicated) {
+    if (!no_devices("replicated")) return false;
+  } else if (maximal) {
+    if (devices.size() != 1) {
+      return Error(offset, "maximal shardings should have exactly one device assigned");
+    }
+  } else if (manual) {
+    if (!no_devices("manual")) return false;
+  } else if (unknown) {
+    if (!no_devices("unknown")) return false;
+  } else if (unreduced) {
+    if (!no_devices("unreduced")) return false;
+  } else {
+    if (tile_dims.empty()) {
+      return Error(offset,
+                   "non-maximal shardings must have a tile assignment list including dimensions");
+    }
+    if (iota_perm.size() != iota_reshape.size()) {
+      return Error(offset, StrCat("iota_transpose_perm should have the same rank as "
+                                        "iota_reshape_dims : expected ",
+                                        iota_reshape.size(), ", saw ", iota_perm.size(), "."));
+    }
+    const int64_t tiles = Product(tile_dims);
+    if (!iota_reshape.empty()) {
+      if (tiles != Product(iota_reshape)) {
+        return Error(offset, StrCat("tile assignment [", StrJoin(tile_dims, ","),
+                                          "] has ", tiles, " devices but its iota <=[",
+                                          StrJoin(iota_reshape, ","), "] has ",
+                                          Product(iota_reshape)));
+      }
+    } else {
+      if (devices.size() <= 1) {
+        return Error(offset, "non-maximal shardings must have more than one device assigned");
+      }
+      if (tiles != static_cast<int64_t>(devices.size())) {
+        return Error(offset, StrCat("tile assignment [", StrJoin(tile_dims, ","),
+                                          "] needs ", tiles, " devices but ", devices.size(),
+                                          " are listed"));
+      }
+    }
+  }
+  Lex();  // '}'
+  return true;
+}
+
+bool ValueParser::ParseMesh(std::vector<std::string_view>* axis_names,
+                            std::vector<int64_t>* axis_sizes, bool* maximal) {
+  std::string_view kind_text = tok().text;
+  Lex();
+  axis_names->clear();
+  axis_sizes->clear();
+  if (kind_text == "maximal_mesh") {
+    *maximal = true;
+    std::string_view attr;
+    if (!ParseToken(TokKind::kLsquare, "expected '[' after maximal_mesh")) return false;
+    if (kind() != TokKind::kAttributeName || tok().text != "device_id") {
+      return TokenError("expected device_id= attribute in maximal_mesh");
+    }
+    ParseAttributeName(&attr);
+    int64_t device;
+    return ParseInt64(&device) && ParseToken(TokKind::kRsquare, "expected ']' to end maximal_mesh");
+  }
+  *maximal = false;
+  if (!ParseToken(TokKind::kLsquare, "expected '[' after mesh")) return false;
+  if (kind() != TokKind::kRsquare) {
+    while (true) {
+      std::string_view name;
+      if (!ParseAttributeName(&name)) return false;
+      int64_t size;
+      if (!ParseInt64(&size)) return false;
+      axis_names->push_back(name);
+      axis_sizes->push_back(size);
+      if (!EatIfPresent(TokKind::kComma)) break;
+    }
+  }
+  if (!ParseToken(TokKind::kRsquare, "expected ']' to end mesh axes")) return false;
+  if (kind() == TokKind::kComma && lexer_.LookAhead() == TokKind::kAttributeName) {
+    Lex();
+    if (tok().text != "device_ids") return true;
+    Lex();
+    if (!ParseToken(TokKind::kLparen, "expected '(' for device_ids")) return false;
+    std::vector<int64_t> reshape, perm;
+    if (kind() == TokKind::kLsquare) {
+      return ParseIotaTileAssignmentArray(&reshape, &perm) &&
+             ParseToken(TokKind::kRparen, "expected ')' to end device_ids");
+    }
+    const uint32_t offset = lexer_.offset();
+    int64_t count = 0;
+    if (kind() != TokKind::kRparen) {
+      do {
+        int64_t device;
+        if (!ParseInt64(&device)) return false;
+        ++count;
+      } while (EatIfPresent(TokKind::kComma));
+    }
+    if (!ParseToken(TokKind::kRparen, "expected ')' to end device_ids")) return false;
+    if (count != Product(*axis_sizes)) {
+      return Error(offset, StrCat("Expected ", Product(*axis_sizes),
+                                        " device_ids based on mesh axes, but got ", count));
+    }
+  }
+  return true;
+}
+
+bool ValueParser::ParseAxisRef(const std::vector<std::string_view>& axis_names) {
+  const uint32_t offset = lexer_.offset();
+  std::string_view name;
+  if (!ParseName(&name)) return false;
+  bool found = false;
+  for (std::string_view axis : axis_names) found |= axis == name;
+  if (!found) {
+    int64_t index;
+    if (!ParseIntText(name, &index)) {
+      return Error(offset, StrCat("axis '", name,
+                                        "' is not a valid axis name or index in mesh"));
+    }
+    if (index < 0 || index >= static_cast<int64_t>(axis_names.size())) {
+      return Error(offset, StrCat("axis index ", index, " is out of bounds for mesh which has ",
+                                        axis_names.size(), " axes"));
+    }
+  }
+  if (EatIfPresent(TokKind::kLparen)) {
+    int64_t pre_size, size;
+    return ParseInt64(&pre_size) &&
+           ParseToken(TokKind::kRparen, "expected ')' after pre_size in sub axis") &&
+           ParseInt64(&size);
+  }
+  return true;
+}
+
+bool ValueParser::ParseNamedSharding() {
+  std::vector<std::string_view> axis_names;
+  std::vector<int64_t> axis_sizes;
+  bool maximal = false;
+  if (!ParseMesh(&axis_names, &axis_sizes, &maximal)) return false;
+  auto parse_metadata_if_present = [&] {
+    if (EatIfPresent(TokKind::kComma)) {
+      std::string_view attr;
+      if (kind() != TokKind::kAttributeName || tok().text != "metadata") {
+        return TokenError("expects metadata=");
+      }
+      ParseAttributeName(&attr);
+      return ParseSingleOrListMetadata();
+    }
+    return true;
+  };
+  auto parse_axis_list = [&] {
+    if (!ParseToken(TokKind::kLbrace, "expects a list starting with '{'")) return false;
+    if (kind() != TokKind::kRbrace) {
+      do {
+        if (!ParseAxisRef(axis_names)) return false;
+      } while (EatIfPresent(TokKind::kComma));
+    }
+    return ParseToken(TokKind::kRbrace, "expects a list to end with '}'");
+  };
+  if (maximal) {
+    return parse_metadata_if_present() &&
+           ParseToken(TokKind::kRbrace, "expected '}' to end sharding attribute");
+  }
+  EatIfPresent(TokKind::kComma);
+  if (kind() == TokKind::kw_replicated || kind() == TokKind::kw_unreduced ||
+      kind() == TokKind::kw_manual) {
+    Lex();
+    return parse_metadata_if_present() &&
+           ParseToken(TokKind::kRbrace, "expected '}' to end sharding attribute");
+  }
+  // [{a}, {b, ?}]
+  if (!ParseToken(TokKind::kLsquare, "expects a list starting with '['")) return false;
+  if (kind() != TokKind::kRsquare) {
+    do {
+      if (!ParseToken(TokKind::kLbrace, "expects a list starting with '{'")) return false;
+      bool question = false;
+      if (kind() != TokKind::kRbrace) {
+        do {
+          if (question) return TokenError("Saw axis ref after '?'");
+          if (EatIfPresent(TokKind::kQuestionMark)) {
+            question = true;
+            continue;
+          }
+          if (!ParseAxisRef(axis_names)) return false;
+        } while (EatIfPresent(TokKind::kComma));
+      }
+      if (!ParseToken(TokKind::kRbrace, "expects a list to end with '}'")) return false;
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  if (!ParseToken(TokKind::kRsquare, "expects a list to end with ']'")) return false;
+  while (kind() != TokKind::kRbrace) {
+    if (!ParseToken(TokKind::kComma, "expected ',' before next attribute")) return false;
+    std::string_view attr;
+    if (!ParseAttributeName(&attr)) return false;
+    if (attr == "replicated" || attr == "unreduced" || attr == "manual") {
+      if (!parse_axis_list()) return false;
+    } else if (attr == "metadata") {
+      if (!ParseSingleOrListMetadata()) return false;
+    } else {
+      return TokenError(
+          "unknown attribute in named sharding: expected replicated, unreduced, manual or "
+          "metadata");
+    }
+  }
+  return ParseToken(TokKind::kRbrace, "expected '}' to end sharding attribute");
+}
+
+// ---------------------------------------------------------------------------
+// Replica groups
+
+bool ValueParser::ParseReplicaGroups(ReplicaGroups* out) {
+  out->groups.clear();
+  out->expanded = true;
+  if (kind() == TokKind::kLbrace) {
+    out->form = ReplicaGroups::Form::kList;
+    if (!ParseInt64ListList(TokKind::kLbrace, TokKind::kRbrace, TokKind::kComma, &out->groups)) {
+      return false;
+    }
+    out->group_count = static_cast<int64_t>(out->groups.size());
+    out->group_size = out->groups.empty() ? 0 : static_cast<int64_t>(out->groups[0].size());
+    return true;
+  }
+  if (kind() == TokKind::kIdent && tok().text == "mesh") return ParseMeshReplicaGroups(out);
+  out->form = ReplicaGroups::Form::kIota;
+  const uint32_t offset = lexer_.offset();
+  std::vector<int64_t> dims, devices, reshape, perm;
+  if (!ParseTileAssignment(&dims, &devices, false, &reshape, &perm)) return false;
+  if (dims.size() != 2) {
+    return Error(offset, StrCat("expected an iota replica group list [groups,size]<=[...], "
+                                      "but the tile assignment has ",
+                                      dims.size(), " dimensions"));
+  }
+  if (Product(dims) != Product(reshape)) {
+    return Error(offset, StrCat("iota replica groups [", dims[0], ",", dims[1], "] hold ",
+                                      Product(dims), " devices but the iota <=[",
+                                      StrJoin(reshape, ","), "] has ", Product(reshape)));
+  }
+  out->group_count = dims[0];
+  out->group_size = dims[1];
+  // Expand small lists: device ids are the iota over `reshape`, transposed by
+  // `perm`, then cut into rows of group_size.
+  const int64_t total = Product(dims);
+  if (total < 0 || total > (1 << 20)) {
+    out->expanded = false;
+    return true;
+  }
+  std::vector<int64_t> strides(reshape.size(), 1);
+  for (int i = static_cast<int>(reshape.size()) - 2; i >= 0; --i) {
+    strides[i] = strides[i + 1] * reshape[i + 1];
+  }
+  std::vector<int64_t> transposed_dims;
+  for (int64_t p : perm) transposed_dims.push_back(reshape[p]);
+  std::vector<int64_t> index(perm.size(), 0);
+  out->groups.assign(dims[0], {});
+  for (int64_t linear = 0; linear < total; ++linear) {
+    int64_t device = 0;
+    for (size_t k = 0; k < perm.size(); ++k) device += index[k] * strides[perm[k]];
+    out->groups[linear / dims[1]].push_back(device);
+    for (int k = static_cast<int>(index.size()) - 1; k >= 0; --k) {
+      if (++index[k] < transposed_dims[k]) break;
+      index[k] = 0;
+    }
+  }
+  return true;
+}
+
+bool ValueParser::ParseMeshReplicaGroups(ReplicaGroups* out) {
+  // mesh['a'=2,'b'=2(, device_ids=(...))] {'a', ...}: groups along the named
+  // axes of a device mesh.
+  out->form = ReplicaGroups::Form::kMesh;
+  out->expanded = false;
+  Lex();  // mesh
+  if (!ParseToken(TokKind::kLsquare, "expected '[' after mesh")) return false;
+  std::vector<std::string_view> names;
+  std::vector<int64_t> sizes;
+  while (kind() != TokKind::kRsquare) {
+    std::string_view name;
+    if (kind() == TokKind::kString) {
+      name = tok().text;
+      Lex();
+      if (!ParseToken(TokKind::kEqual, "expected '=' after mesh axis name")) return false;
+    } else if (kind() == TokKind::kAttributeName) {
+      name = tok().text;
+      if (name == "device_ids") break;
+      Lex();
+    } else {
+      return TokenError("expected a mesh axis 'name'=size");
+    }
+    int64_t size;
+    if (!ParseInt64(&size)) return false;
+    names.push_back(name);
+    sizes.push_back(size);
+    if (!EatIfPresent(TokKind::kComma)) break;
+  }
+  if (kind() == TokKind::kAttributeName && tok().text == "device_ids") {
+    Lex();
+    if (!ParseToken(TokKind::kLparen, "expected '(' for device_ids")) return false;
+    if (kind() == TokKind::kLsquare) {
+      std::vector<int64_t> reshape, perm;
+      if (!ParseIotaTileAssignmentArray(&reshape, &perm)) return false;
+    } else {
+      const uint32_t offset = lexer_.offset();
+      int64_t count = 0;
+      if (kind() != TokKind::kRparen) {
+        do {
+          int64_t device;
+          if (!ParseInt64(&device)) return false;
+          ++count;
+        } while (EatIfPresent(TokKind::kComma));
+      }
+      if (count != Product(sizes)) {
+        return Error(offset, StrCat("Expected ", Product(sizes),
+                                          " device_ids based on mesh axes, but got ", count));
+      }
+    }
+    if (!ParseToken(TokKind::kRparen, "expected ')' to end device_ids")) return false;
+  }
+  if (!ParseToken(TokKind::kRsquare, "expected ']' to end mesh axes")) return false;
+  if (!ParseToken(TokKind::kLbrace, "expected '{' to start the mesh axes of the groups")) {
+    return false;
+  }
+  int64_t group_size = 1;
+  if (kind() != TokKind::kRbrace) {
+    do {
+      const uint32_t offset = lexer_.offset();
+      std::string_view axis;
+      if (kind() == TokKind::kString || kind() == TokKind::kIdent || kind() == TokKind::kName) {
+        axis = tok().text;
+        Lex();
+      } else {
+        return TokenError("expected a mesh axis name");
+      }
+      int64_t index = -1;
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i] == axis) index = static_cast<int64_t>(i);
+      }
+      if (index < 0) {
+        int64_t as_number;
+        if (!ParseIntText(axis, &as_number)) {
+          return Error(offset,
+                       StrCat("'", axis, "' is not a valid axis name or index in the mesh"));
+        }
+        if (as_number < 0 || as_number >= static_cast<int64_t>(names.size())) {
+          return Error(offset, StrCat("axis index ", as_number,
+                                            " is out of bounds for mesh with ", names.size(),
+                                            " axes"));
+        }
+        index = as_number;
+      }
+      if (EatIfPresent(TokKind::kColon)) {
+        int64_t pre_size, size;
+        if (!ParseToken(TokKind::kLparen, "expected '(' in sub-axis") || !ParseInt64(&pre_size) ||
+            !ParseToken(TokKind::kRparen, "expected ')' in sub-axis") || !ParseInt64(&size)) {
+          return false;
+        }
+        group_size *= size;
+      } else {
+        group_size *= sizes[static_cast<size_t>(index)];
+      }
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  const int64_t total = Product(sizes);
+  out->group_size = group_size;
+  out->group_count = group_size > 0 ? total / group_size : 0;
+  return ParseToken(TokKind::kRbrace, "expected '}' to end the mesh axes of the groups");
+}
+
+// ---------------------------------------------------------------------------
+// Frontend attributes, statistics, replication, metadata
+
+bool ValueParser::ParseFrontendAttributes() {
+  if (!ParseToken(TokKind::kLbrace, "expected '{' to start frontend attributes")) return false;
+  if (kind() != TokKind::kRbrace) {
+    do {
+      std::string_view name, value;
+      if (!ParseAttributeName(&name)) return false;
+      if (kind() == TokKind::kString) {
+        if (!ParseString(&value)) return false;
+      } else if (kind() == TokKind::kLbrace) {
+        if (!ParseJsonDict(&value)) return false;
+      } else {
+        return TokenError(StrCat("expects a string or a {...} value for frontend attribute ",
+                                       name));
+      }
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRbrace, "expects '}' at the end of frontend attributes");
+}
+
+bool ValueParser::ParseStatistics() {
+  if (!ParseToken(TokKind::kLbrace, "expected '{' to start statistics")) return false;
+  if (kind() != TokKind::kRbrace) {
+    std::string_view name;
+    if (!ParseAttributeName(&name)) return false;
+    if (kind() != TokKind::kInt) return TokenError("expects integer");
+    Lex();
+    while (EatIfPresent(TokKind::kComma)) {
+      if (!ParseAttributeName(&name)) return false;
+      if (kind() != TokKind::kDecimal && kind() != TokKind::kInt) {
+        return TokenError("expects decimal or integer");
+      }
+      Lex();
+    }
+  }
+  return ParseToken(TokKind::kRbrace, "expects '}' at the end of statistics");
+}
+
+bool ValueParser::ParseParameterReplication(int64_t* count) {
+  *count = 0;
+  if (!ParseToken(TokKind::kLbrace, "expected '{' to start parameter_replication attribute")) {
+    return false;
+  }
+  if (kind() != TokKind::kRbrace) {
+    do {
+      if (kind() != TokKind::kw_true && kind() != TokKind::kw_false) {
+        return TokenError("expects true or false");
+      }
+      ++*count;
+      Lex();
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRbrace, "expected '}' to end parameter_replication attribute");
+}
+
+bool ValueParser::ParseBooleanListOrSingleBoolean() {
+  if (kind() == TokKind::kw_true || kind() == TokKind::kw_false) {
+    Lex();
+    return true;
+  }
+  if (kind() != TokKind::kLbrace) {
+    return TokenError("Expected list of booleans or true/false value");
+  }
+  Lex();
+  if (kind() != TokKind::kRbrace) {
+    do {
+      if (kind() != TokKind::kw_true && kind() != TokKind::kw_false) {
+        return TokenError("expects true or false");
+      }
+      Lex();
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRbrace, "expected '}' to end boolean list attribute");
+}
+
+bool ValueParser::ParseMetadata(OpMetadata* out) {
+  // Sub-attributes in any order, separated by blanks or commas.
+  const uint32_t offset = lexer_.offset();
+  if (!ParseToken(TokKind::kLbrace, "expects '{' to start sub attributes")) return false;
+  uint32_t seen = 0;
+  if (kind() != TokKind::kRbrace) {
+    do {
+      EatIfPresent(TokKind::kComma);
+      const uint32_t attr_offset = lexer_.offset();
+      std::string_view name;
+      if (kind() != TokKind::kAttributeName) return Error(attr_offset, "error parsing attributes");
+      ParseAttributeName(&name);
+      static constexpr std::string_view kNames[] = {
+          "op_type",       "op_name",           "source_file",  "source_line",
+          "source_end_line", "source_column",   "source_end_column", "profile_type",
+          "deduplicated_name", "scheduling_name", "stack_frame_id"};
+      int which = -1;
+      for (int i = 0; i < 11; ++i) {
+        if (kNames[i] == name) which = i;
+      }
+      if (which < 0) {
+        return Error(attr_offset,
+                     StrCat("unexpected attribute \"", name,
+                                  "\". Allowed attributes: op_type, op_name, source_file, "
+                                  "source_line, source_end_line, source_column, "
+                                  "source_end_column, profile_type, deduplicated_name, "
+                                  "scheduling_name, stack_frame_id"));
+      }
+      if (seen & (1u << which)) {
+        return Error(attr_offset, StrCat("attribute ", name, " already exists"));
+      }
+      seen |= 1u << which;
+      bool ok = true;
+      switch (which) {
+        case 0: case 1: case 2: case 8: case 9: {
+          std::string_view raw;
+          ok = ParseString(&raw);
+          if (ok && out != nullptr) {
+            if (which == 0) out->op_type = std::string(raw);
+            if (which == 1) out->op_name = std::string(raw);
+            if (which == 2) out->source_file = std::string(raw);
+            if (which == 9) out->scheduling_name = std::string(raw);
+          }
+          break;
+        }
+        case 7: {
+          const uint32_t list_offset = lexer_.offset();
+          ok = ParseInt64List(TokKind::kLbrace, TokKind::kRbrace, TokKind::kComma, &ints_scratch_);
+          if (ok) {
+            for (int64_t type : ints_scratch_) {
+              if (type < 0 || type > 3) {
+                return Error(list_offset, StrCat("invalid profile_type ", type));
+              }
+            }
+          }
+          break;
+        }
+        default: {
+          const uint32_t value_offset = lexer_.offset();
+          int64_t value;
+          ok = ParseInt64(&value);
+          if (ok && value != static_cast<int32_t>(value)) {
+            return Error(value_offset, "value out of range for int32_t");
+          }
+          if (ok && which == 3 && out != nullptr) {
+            out->source_line = value;
+            out->has_source_line = true;
+          }
+          break;
+        }
+      }
+      if (!ok) return Error(attr_offset, StrCat("error parsing attribute ", name));
+    } while (kind() != TokKind::kRbrace);
+  }
+  (void)offset;
+  return ParseToken(TokKind::kRbrace, "expects '}' to end sub attributes");
+}
+
+bool ValueParser::ParseSingleOrListMetadata() {
+  if (kind() == TokKind::kLbrace && lexer_.LookAhead() == TokKind::kLbrace) {
+    Lex();
+    if (kind() != TokKind::kRbrace) {
+      do {
+        if (!ParseMetadata(nullptr)) return false;
+      } while (EatIfPresent(TokKind::kComma));
+    }
+    return ParseToken(TokKind::kRbrace, "expected '}' to end metadata list");
+  }
+  return ParseMetadata(nullptr);
+}
+
+// ---------------------------------------------------------------------------
+// Aliasing and layouts of the module header
+
+bool ValueParser::ParseOutputOperandAliasing(std::vector<OutputOperandAlias>* out) {
+  out->clear();
+  if (!ParseToken(TokKind::kLbrace, "Expects '{' at the start of instruction aliasing description")) {
+    return false;
+  }
+  constexpr std::string_view kFormat =
+      "Expected format: <output_shape_index>: (<operand_index>, <operand_shape_index>)";
+  while (kind() != TokKind::kRbrace) {
+    OutputOperandAlias alias;
+    alias.offset = lexer_.offset();
+    if (!ParseShapeIndex(&alias.output_index) || !ParseToken(TokKind::kColon, kFormat) ||
+        !ParseToken(TokKind::kLparen, kFormat) || !ParseInt64(&alias.operand) ||
+        !ParseToken(TokKind::kComma, kFormat) || !ParseShapeIndex(&alias.operand_index) ||
+        !ParseToken(TokKind::kRparen, kFormat)) {
+      return false;
+    }
+    out->push_back(std::move(alias));
+    if (!EatIfPresent(TokKind::kComma)) break;
+  }
+  return ParseToken(TokKind::kRbrace, "Expects '}' at the end of instruction aliasing description");
+}
+
+bool ValueParser::ParseInputOutputAlias(std::vector<InputOutputAlias>* out) {
+  out->clear();
+  if (!ParseToken(TokKind::kLbrace, "Expects '{' at the start of aliasing description")) {
+    return false;
+  }
+  constexpr std::string_view kFormat =
+      "Expected format: <output_shape_index>: (<input_param>, <input_param_shape_index>) OR "
+      "<output_shape_index>: <input_param>";
+  while (kind() != TokKind::kRbrace) {
+    InputOutputAlias alias;
+    alias.offset = lexer_.offset();
+    if (!ParseShapeIndex(&alias.output_index) || !ParseToken(TokKind::kColon, kFormat) ||
+        !ParseToken(TokKind::kLparen, kFormat) || !ParseInt64(&alias.parameter) ||
+        !ParseToken(TokKind::kComma, kFormat) || !ParseShapeIndex(&alias.parameter_index)) {
+      return false;
+    }
+    if (EatIfPresent(TokKind::kComma)) {
+      std::string_view kind_name;
+      if (!ParseName(&kind_name)) return false;
+      if (kind_name == "must-alias") {
+        alias.must_alias = true;
+      } else if (kind_name != "may-alias") {
+        return TokenError("Unexpected aliasing kind; expected SYSTEM or USER");
+      }
+    }
+    if (!ParseToken(TokKind::kRparen, kFormat)) return false;
+    out->push_back(std::move(alias));
+    if (!EatIfPresent(TokKind::kComma)) break;
+  }
+  return ParseToken(TokKind::kRbrace, "Expects '}' at the end of aliasing description");
+}
+
+bool ValueParser::ParseBufferDonors(std::vector<BufferDonor>* out) {
+  out->clear();
+  if (!ParseToken(TokKind::kLbrace, "Expects '{' at the start of buffer donor description")) {
+    return false;
+  }
+  constexpr std::string_view kFormat = "Expected format: (<input_param>, <input_param_shape_index>)";
+  while (kind() != TokKind::kRbrace) {
+    BufferDonor donor;
+    donor.offset = lexer_.offset();
+    if (!ParseToken(TokKind::kLparen, kFormat) || !ParseInt64(&donor.parameter) ||
+        !ParseToken(TokKind::kComma, kFormat) || !ParseShapeIndex(&donor.parameter_index) ||
+        !ParseToken(TokKind::kRparen, kFormat)) {
+      return false;
+    }
+    out->push_back(std::move(donor));
+    if (!EatIfPresent(TokKind::kComma)) break;
+  }
+  return ParseToken(TokKind::kRbrace, "Expects '}' at the end of buffer donor description");
+}
+
+bool ValueParser::ParseComputationLayout(std::vector<ShapeId>* params, ShapeId* result) {
+  params->clear();
+  if (!ParseToken(TokKind::kLbrace, "Expects '{' at the start of aliasing description") ||
+      !ParseToken(TokKind::kLparen, "Expects ( before parameter shape list")) {
+    return false;
+  }
+  while (kind() != TokKind::kRparen) {
+    ShapeId param;
+    if (!ParseShape(&param)) return false;
+    params->push_back(param);
+    if (kind() == TokKind::kRparen) break;
+    if (!ParseToken(TokKind::kComma, "Expects , between parameter shapes")) return false;
+  }
+  return ParseToken(TokKind::kRparen, "Expects ) at end of parameter shape list") &&
+         ParseToken(TokKind::kArrow, "Expects -> before result shape") && ParseShape(result) &&
+         ParseToken(TokKind::kRbrace, "Expects '}' at the end of computation layouts");
+}
+
+// ---------------------------------------------------------------------------
+// Original values, result accuracy, domain
+
+bool ValueParser::ParseOriginalArray() {
+  if (!ParseToken(TokKind::kLbrace, "Expects '{'")) return false;
+  if (kind() == TokKind::kString) {
+    Lex();
+    if (kind() == TokKind::kLbrace) {
+      ShapeIndex index;
+      if (!ParseShapeIndex(&index)) return false;
+    }
+  }
+  return ParseToken(TokKind::kRbrace, "Expects '} at end of OriginalArray'");
+}
+
+bool ValueParser::ParseOriginalValue() {
+  if (!ParseToken(TokKind::kLbrace, "Expects '{' to start original value")) return false;
+  if (EatIfPresent(TokKind::kLsquare)) {
+    if (kind() != TokKind::kIdent || tok().text != "synthetic_call") {
+      return TokenError("Expects 'synthetic_call' after '[' for a synthetic_call value.");
+    }
+    Lex();
+    return ParseToken(TokKind::kRsquare, "Expects ']' to end '[synthetic_call]'") &&
+           ParseToken(TokKind::kRbrace, "Expects '}' to end original value");
+  }
+  int64_t depth = 0;
+  bool leaf_index_valid = false;  // a ',' needs an enclosing '('
+  while (kind() != TokKind::kRbrace) {
+    switch (kind()) {
+      case TokKind::kLparen:
+        if (++depth > limits_.max_nesting_depth) {
+          return TokenError("nesting too deep in original value");
+        }
+        leaf_index_valid = true;
+        Lex();
+        break;
+      case TokKind::kRparen:
+        if (depth == 0) return TokenError("unbalanced ')' in original value");
+        --depth;
+        Lex();
+        break;
+      case TokKind::kComma:
+        if (depth == 0 || !leaf_index_valid) return TokenError("',' outside a tuple in original value");
+        Lex();
+        break;
+      case TokKind::kLbrace:
+        if (!ParseOriginalArray()) return false;
+        break;
+      default:
+        return TokenError(
+            "Expects '[synthetic]' or a tuple tree of original arrays in original_value field.");
+    }
+  }
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParseOriginalValueRecoveryTable() {
+  if (!ParseToken(TokKind::kLbrace, "Expects '{'")) return false;
+  constexpr std::string_view kFormat =
+      "Expected format: <original_array>: <original_array>, <HloModule>";
+  while (kind() != TokKind::kRbrace) {
+    if (!ParseOriginalArray() || !ParseToken(TokKind::kColon, kFormat) || !ParseOriginalArray()) {
+      return false;
+    }
+    if (kind() == TokKind::kComma) {
+      Lex();
+      if (kind() != TokKind::kString) return TokenError("expects string");
+      const uint32_t offset = lexer_.offset();
+      std::string text = tok().string_has_escapes ? UnescapeString(tok().text)
+                                                  : std::string(tok().text);
+      if (!ValidateEmbeddedModule(offset, text)) return false;
+      Lex();
+    }
+  }
+  Lex();
+  return true;
+}
+
+bool ValueParser::ParseResultAccuracy() {
+  if (!ParseToken(TokKind::kLbrace, "expected '{' to start result precision list")) return false;
+  std::string_view name;
+  if (kind() != TokKind::kAttributeName) {
+    return TokenError("expects string for result_accuracy spec");
+  }
+  ParseAttributeName(&name);
+  if (name == "mode") {
+    if (!ParseEnum("ResultAccuracy type", {"default", "highest", "DEFAULT", "HIGHEST"})) {
+      return false;
+    }
+  } else if (name == "tolerance") {
+    if (!ParseToken(TokKind::kLbrace, "expected '{' to start result accuracy list")) return false;
+    if (kind() != TokKind::kRbrace) {
+      do {
+        std::string_view field;
+        if (kind() != TokKind::kAttributeName) {
+          return TokenError("expects string for result_accuracy tolerance type");
+        }
+        ParseAttributeName(&field);
+        if (field != "ulps" && field != "rtol" && field != "atol") {
+          return TokenError(StrCat("invalid attribute name: ", field));
+        }
+        double value;
+        if (!ParseDouble(&value)) return false;
+      } while (EatIfPresent(TokKind::kComma));
+    }
+    if (!ParseToken(TokKind::kRbrace, "expects '}' at the end of result precision")) return false;
+  } else {
+    return TokenError(StrCat("invalid attribute name: ", name));
+  }
+  return ParseToken(TokKind::kRbrace, "expected '}' to end result_accuracy");
+}
+
+bool ValueParser::ParseDomain() {
+  const uint32_t offset = lexer_.offset();
+  if (!ParseToken(TokKind::kLbrace, "expects '{' to start sub attributes")) return false;
+  bool kind_seen = false, entry_seen = false, exit_seen = false;
+  std::string_view kind_value;
+  uint32_t kind_offset = 0;
+  if (kind() != TokKind::kRbrace) {
+    do {
+      EatIfPresent(TokKind::kComma);
+      const uint32_t attr_offset = lexer_.offset();
+      std::string_view name;
+      if (kind() != TokKind::kAttributeName) return Error(attr_offset, "error parsing attributes");
+      ParseAttributeName(&name);
+      bool* seen = name == "kind" ? &kind_seen : name == "entry" ? &entry_seen
+                 : name == "exit" ? &exit_seen : nullptr;
+      if (seen == nullptr) {
+        return Error(attr_offset, StrCat("unexpected attribute \"", name,
+                                               "\". Allowed attributes: entry, exit, kind"));
+      }
+      if (*seen) return Error(attr_offset, StrCat("attribute ", name, " already exists"));
+      *seen = true;
+      if (name == "kind") {
+        kind_offset = lexer_.offset();
+        if (!ParseString(&kind_value)) return false;
+      } else if (!ParseSharding()) {
+        return Error(attr_offset, StrCat("error parsing attribute ", name));
+      }
+    } while (kind() != TokKind::kRbrace);
+  }
+  for (auto [seen, name] : {std::pair{kind_seen, "kind"}, {entry_seen, "entry"},
+                            {exit_seen, "exit"}}) {
+    if (!seen) return Error(offset, StrCat("sub-attribute ", name, " is expected but not seen"));
+  }
+  if (!ParseToken(TokKind::kRbrace, "expects '}' to end sub attributes")) return false;
+  if (kind_value != "sharding") {
+    return Error(kind_offset, StrCat("unsupported domain kind: ", kind_value));
+  }
+  return true;
+}
+
+}  // namespace hlolint

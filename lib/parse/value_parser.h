@@ -1,0 +1,162 @@
+// Grammar of HLO values: shapes, layouts, literals and every attribute value
+// kind of XLA's HloParserImpl (ParseAttributeHelper and its helpers).
+//
+// Used twice: by the module parser to validate attribute values while
+// building the IR, and by parse/attributes.h to type a stored attribute on
+// demand. Functions return false after recording the first error; callers
+// stop at the first error, like XLA's parser.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/module.h"
+#include "lex/lexer.h"
+#include "parse/name_table.h"
+#include "parse/values.h"
+
+namespace hlolint {
+
+struct ParseError {
+  uint32_t offset = 0;
+  std::string message;
+};
+
+struct ParseLimits {
+  int max_nesting_depth = 500;          // tuples, operands, literals, shardings
+  uint32_t max_instruction_bytes = 64u << 20;  // one instruction's text
+  uint32_t max_modules_per_file = 1u << 20;
+};
+
+class ValueParser {
+ public:
+  ValueParser(const SourceFile& file, uint32_t start, ShapeTable* shapes,
+              const ParseLimits& limits = {});
+  virtual ~ValueParser() = default;
+
+  const std::optional<ParseError>& error() const { return error_; }
+  Lexer& lexer() { return lexer_; }
+  TokKind kind() const { return lexer_.kind(); }
+  const Token& tok() const { return lexer_.tok(); }
+
+  // --- tokens ---
+  TokKind Lex(uint64_t skip_mask = 0);
+  bool Error(uint32_t offset, std::string message);
+  bool TokenError(std::string message);
+  bool ParseToken(TokKind kind, std::string_view message, uint64_t skip_mask = 0);
+  bool EatIfPresent(TokKind kind);
+  bool ParseInt64(int64_t* out);
+  bool ParseDouble(double* out);
+  bool ParseBool(bool* out);
+  bool ParseString(std::string_view* raw);  // escapes are not processed
+  bool ParseJsonDict(std::string_view* raw);
+  bool ParseName(std::string_view* out);
+  bool ParseAttributeName(std::string_view* out);
+
+  // --- lists ---
+  bool ParseInt64List(TokKind start, TokKind end, TokKind delim, std::vector<int64_t>* out);
+  bool ParseInt64ListList(TokKind start, TokKind end, TokKind delim,
+                          std::vector<std::vector<int64_t>>* out);
+  bool ParseShapeIndex(ShapeIndex* out);
+
+  // --- shapes ---
+  bool CanBeShape();
+  bool ParseShape(ShapeId* out);
+  bool ParseShapeList(std::vector<ShapeId>* out);
+  bool ParseLayout(Layout* out);
+  const Shape& shape(ShapeId id) const { return shapes_->Get(id); }
+
+  // --- attribute values ---
+  bool ParseWindow(Window* out);
+  bool ParseConvolutionDimensionNumbers(ConvolutionDimensionNumbers* out);
+  bool ParseSliceRanges(SliceRanges* out);
+  bool ParsePaddingConfig(PaddingConfig* out);
+  bool ParsePrecisionList();
+  bool ParseSharding();
+  bool ParseReplicaGroups(ReplicaGroups* out);
+  bool ParseFrontendAttributes();
+  bool ParseStatistics();
+  // Returns the number of booleans in *count.
+  bool ParseParameterReplication(int64_t* count);
+  bool ParseBooleanListOrSingleBoolean();
+  bool ParseMetadata(OpMetadata* out);  // out may be null
+  bool ParseSingleOrListMetadata();
+  bool ParseOutputOperandAliasing(std::vector<OutputOperandAlias>* out);
+  bool ParseInputOutputAlias(std::vector<InputOutputAlias>* out);
+  bool ParseBufferDonors(std::vector<BufferDonor>* out);
+  bool ParseComputationLayout(std::vector<ShapeId>* params, ShapeId* result);
+  bool ParseOriginalValue();
+  bool ParseOriginalValueRecoveryTable();
+  bool ParseResultAccuracy();
+  bool ParseDomain();
+  // An identifier from a closed set; `what` names it in errors.
+  bool ParseEnum(std::string_view what, std::initializer_list<std::string_view> values,
+                 std::string_view* out = nullptr);
+  // Like ParseEnum, but compares ignoring ASCII case (XLA lowercases these).
+  bool ParseEnumIgnoringCase(std::string_view what, std::initializer_list<std::string_view> values);
+  bool ParseFusionKind(FusionKind* out);
+  // `{ "name" {shape_index}? }` or `{}` (original values, debug attributes).
+  bool ParseOriginalArray();
+  bool ParseCustomCallApiVersion(std::string_view* out);
+
+  // --- literals ---
+  bool ParseLiteral(const Shape& shape);
+  // `shape literal` or a parenthesized tuple of them (custom-call literal=).
+  bool ParseLiteralWithShape();
+
+ protected:
+  // Parses an HLO module held in a string (origin_recovery_table); the
+  // module parser overrides this.
+  virtual bool ValidateEmbeddedModule(uint32_t string_offset, std::string_view text);
+
+  struct DepthGuard {
+    explicit DepthGuard(ValueParser* parser);
+    ~DepthGuard() { --parser->depth_; }
+    bool ok;
+    ValueParser* parser;
+  };
+
+  const SourceFile& file_;
+  Lexer lexer_;
+  ShapeTable* shapes_;
+  ParseLimits limits_;
+  std::optional<ParseError> error_;
+  int depth_ = 0;
+  // Maps the exact text of array shapes to their ids (module parser only).
+  NameTable* shape_cache_ = nullptr;
+
+ private:
+  bool ParseShapeImpl(ShapeId* out);
+  bool ParseDimensionSizes(Shape* shape);
+  bool ParseTiles(Layout* layout);
+  bool ParseLayoutIntAttribute(int64_t* out, std::string_view what);
+  bool ParseSingleSharding(bool lbrace_pre_lexed);
+  bool ParseNamedSharding();
+  bool ParseMesh(std::vector<std::string_view>* axis_names, std::vector<int64_t>* axis_sizes,
+                 bool* maximal);
+  bool ParseAxisRef(const std::vector<std::string_view>& axis_names);
+  bool ParseTileAssignment(std::vector<int64_t>* dims, std::vector<int64_t>* devices,
+                           bool allow_devices, std::vector<int64_t>* iota_reshape,
+                           std::vector<int64_t>* iota_perm);
+  bool ParseIotaTileAssignmentArray(std::vector<int64_t>* reshape, std::vector<int64_t>* perm);
+  bool ParseMeshReplicaGroups(ReplicaGroups* out);
+  bool ParseDenseLiteral(const Shape& shape);
+  bool ParseTupleLiteral(const Shape& shape);
+  bool CheckLiteralValue(const Shape& shape, uint32_t offset, TokKind kind);
+  bool ParseComplex(const Shape& shape);
+  bool CheckNanPayload(const Shape& shape, uint32_t offset, std::string_view text);
+  bool ParseDxD(std::string_view name, std::vector<int64_t>* out);
+
+  // Scratch storage reused across calls so validation allocates nothing in
+  // steady state. Indexed by nesting depth where parsing recurses.
+  std::deque<Shape> shape_scratch_;
+  std::deque<std::vector<ShapeId>> id_scratch_;
+  std::vector<int64_t> ints_scratch_;
+  std::vector<std::vector<int64_t>> int_lists_scratch_;
+};
+
+}  // namespace hlolint

@@ -1,0 +1,156 @@
+#include "source/source_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace hlolint {
+namespace {
+
+absl::Status ErrnoError(const std::string& what, const std::string& path) {
+  return absl::Status(absl::StatusCode::kUnavailable,
+                      absl::StrCat("cannot ", what, " '", path, "': ", std::strerror(errno)));
+}
+
+class FdCloser {
+ public:
+  explicit FdCloser(int fd) : fd_(fd) {}
+  ~FdCloser() { ::close(fd_); }
+  FdCloser(const FdCloser&) = delete;
+  FdCloser& operator=(const FdCloser&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& path,
+                                                             std::string display_path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return ErrnoError("open", path);
+  FdCloser closer(fd);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return ErrnoError("stat", path);
+  if (S_ISDIR(st.st_mode)) {
+    return absl::FailedPreconditionError(absl::StrCat("'", path, "' is a directory"));
+  }
+  std::unique_ptr<SourceFile> file(new SourceFile());
+  file->path_ = std::move(display_path);
+
+  if (S_ISREG(st.st_mode)) {
+    const uint64_t size = static_cast<uint64_t>(st.st_size);
+    if (size > kMaxSourceBytes) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("'", path, "' is larger than the 4 GiB hlolint can lint"));
+    }
+    if (size == 0) {
+      file->owned_ = std::make_unique<char[]>(1);
+      file->owned_[0] = '\0';
+      file->data_ = file->owned_.get();
+      return file;
+    }
+    // Reserve the file's pages plus one more, then map the file over the
+    // start: the extra page stays zero-filled and serves as the NUL sentinel.
+    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t mapped = (size + page - 1) / page * page;
+    void* region = ::mmap(nullptr, mapped + page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (region == MAP_FAILED) return ErrnoError("map memory for", path);
+    void* text = ::mmap(region, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+    if (text == MAP_FAILED) {
+      ::munmap(region, mapped + page);
+      return ErrnoError("map", path);
+    }
+    ::madvise(text, size, MADV_SEQUENTIAL | MADV_WILLNEED);
+    file->mapping_ = region;
+    file->mapping_size_ = mapped + page;
+    file->data_ = static_cast<const char*>(text);
+    file->size_ = size;
+    return file;
+  }
+
+  // FIFOs, character devices, ...: read everything. Clear O_NONBLOCK so a
+  // FIFO blocks until its writer sends data or closes.
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  std::string buffer;
+  char chunk[1 << 16];
+  while (true) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError("read", path);
+    }
+    if (n == 0) break;
+    if (buffer.size() + static_cast<size_t>(n) > kMaxSourceBytes) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("'", path, "' is larger than the 4 GiB hlolint can lint"));
+    }
+    buffer.append(chunk, static_cast<size_t>(n));
+  }
+  auto copy = FromString(file->path_, buffer);
+  return copy;
+}
+
+std::unique_ptr<SourceFile> SourceFile::FromString(std::string display_path,
+                                                   std::string_view text) {
+  std::unique_ptr<SourceFile> file(new SourceFile());
+  file->path_ = std::move(display_path);
+  size_t size = std::min<size_t>(text.size(), kMaxSourceBytes);
+  file->owned_ = std::make_unique<char[]>(size + 1);
+  std::memcpy(file->owned_.get(), text.data(), size);
+  file->owned_[size] = '\0';
+  file->data_ = file->owned_.get();
+  file->size_ = size;
+  return file;
+}
+
+SourceFile::~SourceFile() {
+  if (mapping_ != nullptr) ::munmap(mapping_, mapping_size_);
+}
+
+void SourceFile::BuildLineIndex() const {
+  std::call_once(line_index_once_, [this] {
+    line_starts_.push_back(0);
+    const char* p = data_;
+    const char* end = data_ + size_;
+    while (p < end) {
+      const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+      if (nl == nullptr) break;
+      p = static_cast<const char*>(nl) + 1;
+      line_starts_.push_back(static_cast<uint32_t>(p - data_));
+    }
+  });
+}
+
+LineCol SourceFile::Locate(uint32_t offset) const {
+  BuildLineIndex();
+  if (offset > size_) offset = static_cast<uint32_t>(size_);
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  uint32_t line_index = static_cast<uint32_t>(it - line_starts_.begin()) - 1;
+  return {line_index + 1, offset - line_starts_[line_index] + 1};
+}
+
+uint32_t SourceFile::LineCount() const {
+  BuildLineIndex();
+  return static_cast<uint32_t>(line_starts_.size());
+}
+
+std::string_view SourceFile::Line(uint32_t line) const {
+  BuildLineIndex();
+  if (line == 0 || line > line_starts_.size()) return {};
+  uint32_t begin = line_starts_[line - 1];
+  uint32_t end = line < line_starts_.size() ? line_starts_[line] - 1 : static_cast<uint32_t>(size_);
+  if (end > begin && data_[end - 1] == '\r') --end;
+  return {data_ + begin, end - begin};
+}
+
+}  // namespace hlolint

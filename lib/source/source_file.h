@@ -1,0 +1,67 @@
+// A loaded input text and the mapping from byte offsets to line:column.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace hlolint {
+
+// 1-based line and column of a byte offset. Columns count bytes.
+struct LineCol {
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+// Largest input accepted: offsets are stored as 32-bit values.
+inline constexpr uint64_t kMaxSourceBytes = (uint64_t{1} << 32) - 2;
+
+// Immutable text of one input. The bytes are followed by at least one NUL
+// byte (a sentinel the lexer relies on), which is not part of text().
+class SourceFile {
+ public:
+  // Maps a regular file read-only, or reads any other file (FIFO, device).
+  static absl::StatusOr<std::unique_ptr<SourceFile>> Open(const std::string& path,
+                                                          std::string display_path);
+  // Wraps bytes already in memory (stdin, tests).
+  static std::unique_ptr<SourceFile> FromString(std::string display_path, std::string_view text);
+
+  ~SourceFile();
+  SourceFile(const SourceFile&) = delete;
+  SourceFile& operator=(const SourceFile&) = delete;
+
+  // The path as the user gave it; used in every diagnostic.
+  const std::string& path() const { return path_; }
+  std::string_view text() const { return {data_, size_}; }
+  const char* data() const { return data_; }
+  uint32_t size() const { return static_cast<uint32_t>(size_); }
+
+  LineCol Locate(uint32_t offset) const;
+  // The text of the given 1-based line, without its line terminator.
+  std::string_view Line(uint32_t line) const;
+  uint32_t LineCount() const;
+
+ private:
+  SourceFile() = default;
+  void BuildLineIndex() const;
+
+  std::string path_;
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+  // Exactly one of these owns the bytes.
+  std::unique_ptr<char[]> owned_;
+  void* mapping_ = nullptr;
+  size_t mapping_size_ = 0;
+  void* sentinel_page_ = nullptr;
+  size_t sentinel_size_ = 0;
+
+  mutable std::once_flag line_index_once_;
+  mutable std::vector<uint32_t> line_starts_;
+};
+
+}  // namespace hlolint

@@ -1,0 +1,70 @@
+// String helpers on std::string_view. (Debian's Abseil is built with its own
+// string_view type, so absl::StrCat does not take std::string_view.)
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "fmt/format.h"
+
+namespace hlolint {
+
+namespace strings_internal {
+inline void Append(std::string& out, std::string_view piece) { out.append(piece); }
+inline void Append(std::string& out, const char* piece) { out.append(piece); }
+inline void Append(std::string& out, const std::string& piece) { out.append(piece); }
+inline void Append(std::string& out, char c) { out.push_back(c); }
+template <typename T>
+  requires std::is_arithmetic_v<T>
+void Append(std::string& out, T value) {
+  fmt::format_to(std::back_inserter(out), "{}", value);
+}
+}  // namespace strings_internal
+
+// Concatenates strings, characters and numbers.
+template <typename... Args>
+std::string StrCat(const Args&... args) {
+  std::string out;
+  (strings_internal::Append(out, args), ...);
+  return out;
+}
+
+template <typename Container>
+std::string StrJoin(const Container& items, std::string_view separator) {
+  std::string out;
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) out.append(separator);
+    first = false;
+    strings_internal::Append(out, item);
+  }
+  return out;
+}
+
+// Splits on a single character; empty pieces are kept.
+inline std::vector<std::string_view> Split(std::string_view text, char separator) {
+  std::vector<std::string_view> pieces;
+  size_t start = 0;
+  while (true) {
+    size_t end = text.find(separator, start);
+    if (end == std::string_view::npos) {
+      pieces.push_back(text.substr(start));
+      return pieces;
+    }
+    pieces.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+// Parses a whole decimal integer (optional leading '-'); false on junk or overflow.
+inline bool ParseIntText(std::string_view text, int64_t* out) {
+  if (text.empty()) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+}  // namespace hlolint

@@ -1,0 +1,37 @@
+#include "rules/registry.h"
+
+#include <memory>
+
+#include "rules/rule_factories.h"
+
+namespace hlolint {
+namespace {
+
+std::vector<std::unique_ptr<Rule>> MakeRules() {
+  std::vector<std::unique_ptr<Rule>> rules;
+  // Engine-level.
+  rules.push_back(MakeParseErrorRule());
+  rules.push_back(MakeUnsupportedFormatRule());
+  return rules;
+}
+
+}  // namespace
+
+const std::vector<const Rule*>& AllRules() {
+  static const auto* all = [] {
+    static std::vector<std::unique_ptr<Rule>> owned = MakeRules();
+    auto* view = new std::vector<const Rule*>();
+    for (const auto& rule : owned) view->push_back(rule.get());
+    return view;
+  }();
+  return *all;
+}
+
+const Rule* FindRule(std::string_view id) {
+  for (const Rule* rule : AllRules()) {
+    if (rule->info().id == id) return rule;
+  }
+  return nullptr;
+}
+
+}  // namespace hlolint

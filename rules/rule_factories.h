@@ -1,0 +1,16 @@
+// One factory per rule source file in rules/. Adding a rule: write
+// rules/<id>.cc defining its factory, declare it here, list it in
+// registry.cc, add docs/rules/<id>.md and a golden test.
+#pragma once
+
+#include <memory>
+
+#include "engine/rule.h"
+
+namespace hlolint {
+
+// Engine-level rules (reported by the engine itself, not by Check()).
+std::unique_ptr<Rule> MakeParseErrorRule();
+std::unique_ptr<Rule> MakeUnsupportedFormatRule();
+
+}  // namespace hlolint
