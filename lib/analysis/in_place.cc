@@ -1,0 +1,291 @@
+#include "analysis/in_place.h"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+#include <optional>
+#include <string_view>
+
+#include "parse/attributes.h"
+
+namespace hlolint {
+namespace {
+
+bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
+  if (needle.size() > haystack.size()) return false;
+  for (size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
+    bool match = true;
+    for (size_t j = 0; j < needle.size() && match; ++j) {
+      match = std::tolower(static_cast<unsigned char>(haystack[i + j])) ==
+              std::tolower(static_cast<unsigned char>(needle[j]));
+    }
+    if (match) return true;
+  }
+  return false;
+}
+
+// output_to_operand_aliasing as pairs; `wrapped` puts the outputs under
+// element {1} (the wrapped op's result inside an async-start).
+std::vector<InPlacePair> AliasingPairs(const Module& m, InstrId id, bool wrapped) {
+  std::vector<InPlacePair> pairs;
+  for (const OutputOperandAlias& alias : OutputToOperandAliasing(m, id)) {
+    InPlacePair& pair = pairs.emplace_back();
+    pair.operand = alias.operand;
+    pair.operand_index = alias.operand_index;
+    if (wrapped) pair.output_index.push_back(1);
+    pair.output_index.insert(pair.output_index.end(), alias.output_index.begin(),
+                             alias.output_index.end());
+  }
+  return pairs;
+}
+
+// Operand `n` of `id`, or kNoId when out of range.
+InstrId OperandOrNone(const Module& m, InstrId id, int64_t n) {
+  auto operands = m.operands(id);
+  if (n < 0 || n >= static_cast<int64_t>(operands.size())) return kNoId;
+  return operands[static_cast<size_t>(n)];
+}
+
+// Appends operand `operand` at `operand_index` -> output `output_index`.
+// (Built in place: copying brace-initialised empty InlinedVectors trips a
+// GCC -Wmaybe-uninitialized false positive.)
+void AddPair(std::vector<InPlacePair>& pairs, int64_t operand,
+             std::initializer_list<int64_t> operand_index,
+             std::initializer_list<int64_t> output_index) {
+  InPlacePair& pair = pairs.emplace_back();
+  pair.operand = operand;
+  pair.operand_index.assign(operand_index.begin(), operand_index.end());
+  pair.output_index.assign(output_index.begin(), output_index.end());
+}
+
+bool HasPair(std::span<const InPlacePair> pairs, const InPlacePair& pair) {
+  return std::find(pairs.begin(), pairs.end(), pair) != pairs.end();
+}
+
+}  // namespace
+
+ValueRef FollowTupleIndirection(const Module& m, ValueRef value) {
+  while (m.opcode(value.instr) == Opcode::kTuple && !value.index.empty()) {
+    const InstrId next = OperandOrNone(m, value.instr, value.index.front());
+    if (next == kNoId) return value;
+    value.instr = next;
+    value.index.erase(value.index.begin());
+  }
+  while (m.opcode(value.instr) == Opcode::kGetTupleElement && !m.operands(value.instr).empty()) {
+    value.index.insert(value.index.begin(), m.instr(value.instr).number);
+    value.instr = m.operand(value.instr, 0);
+  }
+  return value;
+}
+
+ValueRef FollowNoOpIndirection(const Module& m, ValueRef value) {
+  while (value.index.empty() && m.opcode(value.instr) == Opcode::kBitcast &&
+         !m.operands(value.instr).empty()) {
+    value.instr = m.operand(value.instr, 0);
+  }
+  return value;
+}
+
+bool IsLayoutOnlyBlocker(Opcode opcode) {
+  return opcode == Opcode::kReshape || opcode == Opcode::kTranspose || opcode == Opcode::kCopy;
+}
+
+// ---------------------------------------------------------------- InPlacePairs
+
+InPlacePairs::InPlacePairs(const Module& module, Analyses&) : m_(module) {
+  const size_t n = m_.instruction_count();
+  ranges_.resize(n);
+  state_.assign(n, 0);
+  for (InstrId id = 0; id < n; ++id) Compute(id);
+}
+
+const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& output_index) const {
+  for (const InPlacePair& pair : Get(id)) {
+    if (pair.output_index == output_index) return &pair;
+  }
+  return nullptr;
+}
+
+void InPlacePairs::Append(InstrId id, const std::vector<InPlacePair>& pairs) {
+  ranges_[id] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
+  pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
+}
+
+void InPlacePairs::Compute(InstrId id) {
+  if (state_[id] != 0) return;  // done, or a (malformed) cycle: no pairs
+  state_[id] = 1;
+  std::vector<InPlacePair> pairs;
+  if (m_.opcode(id) == Opcode::kFusion) {
+    pairs = DiscoverFusionPairs(id);
+    std::vector<InPlacePair> declared = AliasingPairs(m_, id, false);
+    pairs.insert(pairs.end(), declared.begin(), declared.end());
+  } else {
+    pairs = Direct(id);
+  }
+  Append(id, pairs);
+  state_[id] = 2;
+}
+
+std::vector<InPlacePair> InPlacePairs::Direct(InstrId id) const {
+  const Instruction& instr = m_.instr(id);
+  const int64_t operand_count = instr.operand_count;
+  std::vector<InPlacePair> pairs;
+  switch (instr.opcode) {
+    case Opcode::kAllReduceStart:
+      // NVSHMEM one-shot all-reduce needs separate input and output buffers.
+      if (auto config = RawStringAttr(m_, id, AttrName::kBackendConfig);
+          config && ContainsIgnoreCase(*config, "nvshmem")) {
+        return pairs;
+      }
+      [[fallthrough]];
+    case Opcode::kDynamicUpdateSlice:
+    case Opcode::kScatter: {
+      int64_t in_place = operand_count;
+      if (instr.opcode == Opcode::kScatter) in_place = (operand_count - 1) / 2;
+      if (instr.opcode == Opcode::kDynamicUpdateSlice) in_place = 1;
+      if (in_place == 1) {
+        AddPair(pairs, 0, {}, {});
+        return pairs;
+      }
+      for (int64_t i = 0; i < in_place; ++i) AddPair(pairs, i, {}, {i});
+      return pairs;
+    }
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectivePermuteStart: {
+      if (operand_count != 4) return pairs;
+      const bool start = instr.opcode == Opcode::kCollectivePermuteStart;
+      // The -start form is in place only in its slice form (`slice_sizes`).
+      if (start && m_.FindAttribute(id, AttrName::kSliceSizes) == nullptr) return pairs;
+      if (start) {
+        AddPair(pairs, 1, {}, {1});
+      } else {
+        AddPair(pairs, 1, {}, {});
+      }
+      const Shape& buffer = m_.shape(m_.operand(id, 1));
+      if (buffer.IsTuple()) {
+        for (int64_t i = 0; i < static_cast<int64_t>(buffer.tuple_shapes.size()); ++i) {
+          if (start) {
+            AddPair(pairs, 1, {i}, {1, i});
+          } else {
+            AddPair(pairs, 1, {i}, {i});
+          }
+        }
+      }
+      return pairs;
+    }
+    case Opcode::kCustomCall:
+      return AliasingPairs(m_, id, false);
+    case Opcode::kAsyncStart:
+      // The `X-start` sugar writes the wrapped op's attributes on the start
+      // line: its aliasing is relative to the wrapped op, whose result is
+      // element {1} of the async-start.
+      return AliasingPairs(m_, id, instr.has(Instruction::kAsyncSugar));
+    case Opcode::kSetDimensionSize:
+      AddPair(pairs, 0, {}, {});
+      return pairs;
+    case Opcode::kRaggedAllToAll:
+      AddPair(pairs, 1, {}, {});
+      return pairs;
+    default:
+      return pairs;
+  }
+}
+
+std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) {
+  std::vector<InPlacePair> result;
+  auto called = m_.called(fusion);
+  if (called.empty()) return result;
+  const InstrId root = m_.computation(called[0]).root;
+  if (root == kNoId) return result;
+  auto follow = [&](ValueRef v) { return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v)); };
+  auto pairs_of = [&](InstrId id) {
+    Compute(id);
+    auto span = Get(id);
+    return std::vector<InPlacePair>(span.begin(), span.end());
+  };
+
+  ForEachLeaf(m_.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
+    const ValueRef source = follow({root, index});
+    std::optional<ValueRef> input;
+    for (const InPlacePair& pair : pairs_of(source.instr)) {
+      if (pair.output_index != source.index || input) continue;
+      const InstrId operand = OperandOrNone(m_, source.instr, pair.operand);
+      if (operand == kNoId) continue;
+      ValueRef in = follow({operand, pair.operand_index});
+      if (m_.opcode(in.instr) == Opcode::kFusion) {
+        // Peephole through a nested fusion's own pair, as XLA does.
+        for (const InPlacePair& nested : pairs_of(in.instr)) {
+          if (nested.output_index != in.index) continue;
+          const InstrId next = OperandOrNone(m_, in.instr, nested.operand);
+          if (next == kNoId) continue;
+          in = follow({next, nested.operand_index});
+        }
+      }
+      input = in;
+    }
+    if (input && m_.opcode(input->instr) == Opcode::kParameter) {
+      result.push_back({m_.instr(input->instr).number, input->index, index});
+    }
+  });
+  return result;
+}
+
+// --------------------------------------------------------- ExtendedFusionPairs
+
+namespace {
+
+// Tuple/GTE and no-op indirections, alternated until neither applies; the
+// no-op step also takes reshape, transpose and copy, which are recorded.
+ValueRef FollowExtended(const Module& m, ValueRef value, std::vector<InstrId>* blockers) {
+  while (true) {
+    const ValueRef before = value;
+    value = FollowTupleIndirection(m, value);
+    while (value.index.empty() && !m.operands(value.instr).empty() &&
+           (m.opcode(value.instr) == Opcode::kBitcast || IsLayoutOnlyBlocker(m.opcode(value.instr)))) {
+      if (m.opcode(value.instr) != Opcode::kBitcast) blockers->push_back(value.instr);
+      value.instr = m.operand(value.instr, 0);
+    }
+    if (value == before) return value;
+  }
+}
+
+}  // namespace
+
+ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses) {
+  const InPlacePairs& table = analyses.Get<InPlacePairs>();
+  ranges_.resize(m.instruction_count());
+  for (InstrId fusion = 0; fusion < m.instruction_count(); ++fusion) {
+    if (m.opcode(fusion) != Opcode::kFusion || m.called(fusion).empty()) continue;
+    const InstrId root = m.computation(m.called(fusion)[0]).root;
+    if (root == kNoId) continue;
+    const uint32_t begin = static_cast<uint32_t>(pairs_.size());
+    bool any_missed = false;
+    ForEachLeaf(m.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
+      std::vector<InstrId> blockers;
+      const ValueRef source = FollowExtended(m, {root, index}, &blockers);
+      const InPlacePair* pair = table.PairForOutput(source.instr, source.index);
+      if (pair == nullptr) return;
+      const InstrId operand = OperandOrNone(m, source.instr, pair->operand);
+      if (operand == kNoId) return;
+      ValueRef in = FollowExtended(m, {operand, pair->operand_index}, &blockers);
+      if (m.opcode(in.instr) == Opcode::kFusion) {
+        if (const InPlacePair* nested = table.PairForOutput(in.instr, in.index)) {
+          const InstrId next = OperandOrNone(m, in.instr, nested->operand);
+          if (next != kNoId) in = FollowExtended(m, {next, nested->operand_index}, &blockers);
+        }
+      }
+      if (m.opcode(in.instr) != Opcode::kParameter) return;
+      ExtendedFusionPair found;
+      found.pair = {m.instr(in.instr).number, in.index, index};
+      found.in_place_op = source.instr;
+      found.blockers = std::move(blockers);
+      found.missed_by_xla = !HasPair(table.Get(fusion), found.pair);
+      any_missed |= found.missed_by_xla;
+      pairs_.push_back(std::move(found));
+    });
+    ranges_[fusion] = {begin, static_cast<uint32_t>(pairs_.size()) - begin};
+    if (any_missed) missed_.push_back(fusion);
+  }
+}
+
+}  // namespace hlolint

@@ -1,0 +1,111 @@
+// In-place (must-alias) input/output pairs of every instruction, as XLA's
+// AliasInfo::GetInPlaceInputOutputPairs computes them
+// (xla/hlo/analysis/alias_info.cc), including the fusion pair discovery of
+// GetFusionInstructionInPlaceInputOutputPairs; and an extended fusion walk
+// that also looks through reshape, transpose and copy, to find the pairs that
+// XLA's discovery misses.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "analysis/analyses.h"
+#include "ir/module.h"
+
+namespace hlolint {
+
+// Operand `operand` at `operand_index` must share its buffer with the output
+// at `output_index`.
+struct InPlacePair {
+  int64_t operand = 0;
+  ShapeIndex operand_index;
+  ShapeIndex output_index;
+  bool operator==(const InPlacePair&) const = default;
+};
+
+// A value: the subshape at `index` of the result of `instr`.
+struct ValueRef {
+  InstrId instr = kNoId;
+  ShapeIndex index;
+  bool operator==(const ValueRef&) const = default;
+};
+
+// XLA's FollowTupleIndirection: steps into `tuple` operands while the index
+// is non-empty, then through `get-tuple-element`s (prepending their index).
+ValueRef FollowTupleIndirection(const Module& m, ValueRef value);
+// XLA's FollowNoOpIndirection with the default IsNoOpForAliasAnalysis:
+// through `bitcast` while the index is empty.
+ValueRef FollowNoOpIndirection(const Module& m, ValueRef value);
+
+// The pair table of every instruction, computed once per module.
+class InPlacePairs {
+ public:
+  InPlacePairs(const Module& module, Analyses& analyses);
+
+  // GetInPlaceInputOutputPairs(id); empty for instructions that are not in place.
+  std::span<const InPlacePair> Get(InstrId id) const {
+    const Range& r = ranges_[id];
+    return {pairs_.data() + r.begin, r.count};
+  }
+  bool IsInPlace(InstrId id) const { return ranges_[id].count != 0; }
+  // The pair of `id` whose output index is `output_index`, or null.
+  const InPlacePair* PairForOutput(InstrId id, const ShapeIndex& output_index) const;
+
+ private:
+  struct Range {
+    uint32_t begin = 0;
+    uint32_t count = 0;
+  };
+  void Compute(InstrId id);
+  void Append(InstrId id, const std::vector<InPlacePair>& pairs);
+  std::vector<InPlacePair> Direct(InstrId id) const;
+  std::vector<InPlacePair> DiscoverFusionPairs(InstrId fusion);
+
+  const Module& m_;
+  std::vector<InPlacePair> pairs_;
+  std::vector<Range> ranges_;
+  std::vector<uint8_t> state_;  // 0 = not computed, 1 = computing, 2 = done
+};
+
+// One pair of a fusion found by the extended walk.
+struct ExtendedFusionPair {
+  InPlacePair pair;               // parameter number -> fusion output
+  InstrId in_place_op = kNoId;    // the DUS / scatter / aliasing op inside
+  // reshape / transpose / copy instructions the walk had to look through,
+  // output side first, then from the in-place op towards the parameter.
+  std::vector<InstrId> blockers;
+  // True when XLA's pair table for the fusion (discovered pairs plus
+  // output_to_operand_aliasing) lacks this pair.
+  bool missed_by_xla = false;
+};
+
+// For every fusion instruction: the pairs found when the discovery walk
+// also looks through reshape, transpose and copy (and alternates tuple and
+// no-op indirections until neither applies).
+class ExtendedFusionPairs {
+ public:
+  ExtendedFusionPairs(const Module& module, Analyses& analyses);
+
+  std::span<const ExtendedFusionPair> Get(InstrId fusion) const {
+    const Range& r = ranges_[fusion];
+    return {pairs_.data() + r.begin, r.count};
+  }
+  // Fusion instructions with at least one pair missed by XLA, in id order.
+  const std::vector<InstrId>& fusions_with_missed_pairs() const { return missed_; }
+
+ private:
+  struct Range {
+    uint32_t begin = 0;
+    uint32_t count = 0;
+  };
+  std::vector<ExtendedFusionPair> pairs_;
+  std::vector<Range> ranges_;
+  std::vector<InstrId> missed_;
+};
+
+// True for the opcodes the extended walk looks through: reshape, transpose, copy.
+bool IsLayoutOnlyBlocker(Opcode opcode);
+
+}  // namespace hlolint

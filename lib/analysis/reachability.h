@@ -1,0 +1,52 @@
+// What flows into each computation's ROOT. Values are traced back to the
+// instruction that defines them through tuple / get-tuple-element / bitcast
+// (TraceValue), and buffers additionally through must-alias in-place pairs,
+// `while` (its result lives in its operand's buffer) and XLA's
+// value-forwarding ops (TraceBuffer). For every computation the buffers its
+// ROOT returns are recorded, so "does this buffer reach ROOT?" is a lookup.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "analysis/analyses.h"
+#include "analysis/in_place.h"
+#include "ir/module.h"
+
+namespace hlolint {
+
+// True when one index is a prefix of the other (the subshapes overlap).
+bool IndicesOverlap(const ShapeIndex& a, const ShapeIndex& b);
+
+class RootReachability {
+ public:
+  RootReachability(const Module& module, Analyses& analyses);
+
+  // Through tuple / get-tuple-element / bitcast, until none applies.
+  ValueRef TraceValue(ValueRef value) const;
+  // TraceValue plus in-place pairs (an in-place result lives in its operand's
+  // buffer), while, opt-barrier, add-dependency, domain, and the *-done ops
+  // that return a buffer of their *-start.
+  ValueRef TraceBuffer(ValueRef value) const;
+
+  // A buffer the ROOT of `source.instr`'s computation returns and that
+  // overlaps `source` (a TraceBuffer result): the ROOT output index, or
+  // nullopt when the buffer does not reach ROOT.
+  std::optional<ShapeIndex> RootOutputFor(const ValueRef& source) const;
+  // The input_output_alias entry of the module header that aliases `source`
+  // (a TraceBuffer result that is an entry parameter), or null.
+  const InputOutputAlias* EntryAliasFor(const ValueRef& source) const;
+
+ private:
+  struct RootLeaf {
+    ShapeIndex source_index;  // index inside the defining instruction
+    ShapeIndex root_index;    // index inside the ROOT's result
+  };
+  const Module& m_;
+  const InPlacePairs& pairs_;
+  // Defining instruction -> the ROOT leaves it provides.
+  absl::flat_hash_map<InstrId, std::vector<RootLeaf>> root_leaves_;
+};
+
+}  // namespace hlolint

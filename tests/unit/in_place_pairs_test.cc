@@ -1,0 +1,190 @@
+// InPlacePairs: the table of XLA's AliasInfo::GetInPlaceInputOutputPairs.
+#include <catch2/catch.hpp>
+
+#include "analysis/in_place.h"
+#include "in_place_test_util.h"
+
+using hlolint::InPlacePair;
+using hlolint::InPlacePairs;
+using hlolint::ShapeIndex;
+using hlolint::testing::ParseHlo;
+
+namespace {
+
+std::vector<InPlacePair> PairsOf(const hlolint::testing::ParsedHlo& h, const char* name) {
+  auto span = h.Get<InPlacePairs>().Get(h.Id(name));
+  return {span.begin(), span.end()};
+}
+
+InPlacePair P(int64_t operand, std::initializer_list<int64_t> operand_index,
+              std::initializer_list<int64_t> output_index) {
+  InPlacePair pair;
+  pair.operand = operand;
+  pair.operand_index.assign(operand_index.begin(), operand_index.end());
+  pair.output_index.assign(output_index.begin(), output_index.end());
+  return pair;
+}
+
+}  // namespace
+
+TEST_CASE("in-place pairs: dynamic-update-slice writes operand 0") {
+  auto h = ParseHlo(R"(
+HloModule m
+ENTRY e {
+  p = f32[8]{0} parameter(0)
+  u = f32[2]{0} parameter(1)
+  i = s32[] parameter(2)
+  ROOT d = f32[8]{0} dynamic-update-slice(p, u, i)
+}
+)");
+  CHECK(PairsOf(h, "d") == std::vector<InPlacePair>{P(0, {}, {})});
+  CHECK(PairsOf(h, "p").empty());
+  CHECK_FALSE(h.Get<InPlacePairs>().IsInPlace(h.Id("u")));
+}
+
+TEST_CASE("in-place pairs: scatter pairs every input with its output") {
+  auto h = ParseHlo(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+add2 {
+  a0 = f32[] parameter(0)
+  a1 = f32[] parameter(1)
+  b0 = f32[] parameter(2)
+  b1 = f32[] parameter(3)
+  sum0 = f32[] add(a0, b0)
+  sum1 = f32[] add(a1, b1)
+  ROOT t = (f32[], f32[]) tuple(sum0, sum1)
+}
+ENTRY e {
+  x = f32[8]{0} parameter(0)
+  y = f32[8]{0} parameter(1)
+  idx = s32[2,1]{1,0} parameter(2)
+  ux = f32[2]{0} parameter(3)
+  uy = f32[2]{0} parameter(4)
+  one = f32[8]{0} scatter(x, idx, ux), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  two = (f32[8]{0}, f32[8]{0}) scatter(x, y, idx, ux, uy), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add2
+  ROOT r = (f32[8]{0}, (f32[8]{0}, f32[8]{0})) tuple(one, two)
+}
+)");
+  CHECK(PairsOf(h, "one") == std::vector<InPlacePair>{P(0, {}, {})});
+  CHECK(PairsOf(h, "two") == std::vector<InPlacePair>{P(0, {}, {0}), P(1, {}, {1})});
+}
+
+TEST_CASE("in-place pairs: all-reduce-start, except NVSHMEM configs") {
+  auto h = ParseHlo(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[8]{0} parameter(0)
+  y = f32[4]{0} parameter(1)
+  one = f32[8]{0} all-reduce-start(x), replica_groups={}, to_apply=add
+  one.d = f32[8]{0} all-reduce-done(one)
+  two = (f32[8]{0}, f32[4]{0}) all-reduce-start(x, y), replica_groups={}, to_apply=add
+  two.d = (f32[8]{0}, f32[4]{0}) all-reduce-done(two)
+  nv = f32[8]{0} all-reduce-start(x), replica_groups={}, to_apply=add, backend_config={"collective_backend_config":{"backend":"NVSHMEM"}}
+  nv.d = f32[8]{0} all-reduce-done(nv)
+  ROOT r = tuple(one.d, two.d, nv.d)
+}
+)");
+  CHECK(PairsOf(h, "one") == std::vector<InPlacePair>{P(0, {}, {})});
+  CHECK(PairsOf(h, "two") == std::vector<InPlacePair>{P(0, {}, {0}), P(1, {}, {1})});
+  CHECK(PairsOf(h, "nv").empty());
+  CHECK(PairsOf(h, "one.d").empty());
+}
+
+TEST_CASE("in-place pairs: collective-permute slice form") {
+  auto h = ParseHlo(R"(
+HloModule m
+ENTRY e {
+  in = f32[8]{0} parameter(0)
+  out = f32[8]{0} parameter(1)
+  o = s32[] constant(0)
+  offs = (s32[]) tuple(o)
+  cp = f32[8]{0} collective-permute(in, out, offs, offs), source_target_pairs={{0,1},{1,0}}, slice_sizes={{4}}
+  plain = f32[8]{0} collective-permute(in), source_target_pairs={{0,1},{1,0}}
+  cps = (f32[8]{0}, f32[8]{0}, u32[], u32[]) collective-permute-start(in, out, offs, offs), source_target_pairs={{0,1},{1,0}}, slice_sizes={{4}}
+  cpd = f32[8]{0} collective-permute-done(cps)
+  ROOT r = tuple(cp, plain, cpd)
+}
+)");
+  CHECK(PairsOf(h, "cp") == std::vector<InPlacePair>{P(1, {}, {})});
+  CHECK(PairsOf(h, "plain").empty());
+  CHECK(PairsOf(h, "cps") == std::vector<InPlacePair>{P(1, {}, {1})});
+  CHECK(PairsOf(h, "cpd").empty());
+}
+
+TEST_CASE("in-place pairs: collective-permute with a tuple buffer pairs each element") {
+  auto h = ParseHlo(R"(
+HloModule m
+ENTRY e {
+  in = (f32[8]{0}, f32[8]{0}) parameter(0)
+  out = (f32[8]{0}, f32[8]{0}) parameter(1)
+  o = s32[] constant(0)
+  offs = ((s32[]), (s32[])) parameter(2)
+  ROOT cp = (f32[8]{0}, f32[8]{0}) collective-permute(in, out, offs, offs), source_target_pairs={{0,1}}, slice_sizes={{4},{4}}
+}
+)");
+  CHECK(PairsOf(h, "cp") ==
+        std::vector<InPlacePair>{P(1, {}, {}), P(1, {0}, {0}), P(1, {1}, {1})});
+}
+
+TEST_CASE("in-place pairs: declared output_to_operand_aliasing") {
+  auto h = ParseHlo(R"(
+HloModule m
+ENTRY e {
+  a = f32[4]{0} parameter(0)
+  b = f32[4]{0} parameter(1)
+  cc = (f32[4]{0}, f32[4]{0}) custom-call(a, b), custom_call_target="kernel", output_to_operand_aliasing={{0}: (1, {}), {1}: (0, {})}
+  plain = f32[4]{0} custom-call(a), custom_call_target="kernel"
+  start = ((f32[4]{0}), f32[4]{0}, s32[]) custom-call-start(a), custom_call_target="kernel", output_to_operand_aliasing={{}: (0, {})}
+  done = f32[4]{0} custom-call-done(start)
+  ROOT r = tuple(cc, plain, done)
+}
+)");
+  CHECK(PairsOf(h, "cc") == std::vector<InPlacePair>{P(1, {}, {0}), P(0, {}, {1})});
+  CHECK(PairsOf(h, "plain").empty());
+  // The sugar's aliasing belongs to the wrapped call, element {1} of the start.
+  CHECK(PairsOf(h, "start") == std::vector<InPlacePair>{P(0, {}, {1})});
+}
+
+TEST_CASE("in-place pairs: set-dimension-size and ragged-all-to-all") {
+  auto h = ParseHlo(R"(
+HloModule m
+ENTRY e {
+  a = f32[8]{0} parameter(0)
+  n = s32[] parameter(1)
+  sds = f32[<=8]{0} set-dimension-size(a, n), dimensions={0}
+  out = f32[8]{0} parameter(2)
+  off = s32[2]{0} parameter(3)
+  rag = f32[8]{0} ragged-all-to-all(a, out, off, off, off, off), replica_groups={{0,1}}
+  ROOT r = tuple(sds, rag)
+}
+)");
+  CHECK(PairsOf(h, "sds") == std::vector<InPlacePair>{P(0, {}, {})});
+  CHECK(PairsOf(h, "rag") == std::vector<InPlacePair>{P(1, {}, {})});
+}
+
+TEST_CASE("in-place pairs: a non-sugared async-start uses its own aliasing") {
+  auto h = ParseHlo(R"(
+HloModule m
+wrapped {
+  w = f32[4]{0} parameter(0)
+  ROOT k = f32[4]{0} custom-call(w), custom_call_target="kernel", output_to_operand_aliasing={{}: (0, {})}
+}
+ENTRY e {
+  a = f32[4]{0} parameter(0)
+  start = ((f32[4]{0}), f32[4]{0}, s32[]) async-start(a), calls=wrapped, output_to_operand_aliasing={{1}: (0, {})}
+  ROOT done = f32[4]{0} async-done(start)
+}
+)");
+  CHECK(PairsOf(h, "start") == std::vector<InPlacePair>{P(0, {}, {1})});
+  CHECK(PairsOf(h, "k") == std::vector<InPlacePair>{P(0, {}, {})});
+}

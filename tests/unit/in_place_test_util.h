@@ -1,0 +1,53 @@
+// Helpers shared by the unit tests of the in-place analyses: parse one HLO
+// module from a string and look instructions up by name.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "analysis/analyses.h"
+#include "ir/module.h"
+#include "parse/parser.h"
+#include "source/source_file.h"
+
+namespace hlolint::testing {
+
+struct ParsedHlo {
+  std::unique_ptr<SourceFile> file;
+  std::unique_ptr<Module> module;
+  std::unique_ptr<Analyses> analyses;
+
+  const Module& m() const { return *module; }
+  // The instruction called `name` (first match across computations).
+  InstrId Id(std::string_view name) const {
+    for (InstrId id = 0; id < module->instruction_count(); ++id) {
+      if (module->name(id) == name) return id;
+    }
+    FAIL("no instruction named " << std::string(name));
+    return kNoId;
+  }
+  template <typename T>
+  const T& Get() const {
+    return analyses->Get<T>();
+  }
+};
+
+inline ParsedHlo ParseHlo(std::string_view text) {
+  ParsedHlo parsed;
+  parsed.file = SourceFile::FromString("test.hlo", text);
+  auto modules = ParseAllModules(*parsed.file);
+  REQUIRE(modules.size() == 1);
+  if (modules[0].error) {
+    const LineCol at = parsed.file->Locate(modules[0].error->offset);
+    FAIL("parse error at " << at.line << ":" << at.column << ": " << modules[0].error->message);
+  }
+  REQUIRE(modules[0].module != nullptr);
+  parsed.module = std::move(modules[0].module);
+  parsed.analyses = std::make_unique<Analyses>(*parsed.module);
+  return parsed;
+}
+
+}  // namespace hlolint::testing
