@@ -12,6 +12,7 @@ std::vector<std::unique_ptr<Rule>> MakeRules() {
   // Engine-level.
   rules.push_back(MakeParseErrorRule());
   rules.push_back(MakeUnsupportedFormatRule());
+  rules.push_back(MakeUnusedSuppressionRule());
   return rules;
 }
 

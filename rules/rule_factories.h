@@ -12,5 +12,6 @@ namespace hlolint {
 // Engine-level rules (reported by the engine itself, not by Check()).
 std::unique_ptr<Rule> MakeParseErrorRule();
 std::unique_ptr<Rule> MakeUnsupportedFormatRule();
+std::unique_ptr<Rule> MakeUnusedSuppressionRule();
 
 }  // namespace hlolint

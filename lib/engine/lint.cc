@@ -3,25 +3,32 @@
 #include <algorithm>
 
 #include "analysis/analyses.h"
+#include "diag/fingerprint.h"
+#include "engine/selection.h"
+#include "engine/suppressions.h"
 #include "parse/parser.h"
+#include "util/strings.h"
 
 namespace hlolint {
 namespace {
 
-bool Selected(const LintOptions& options, std::string_view id) {
+constexpr std::string_view kUnusedSuppression = "unused-suppression";
+
+const Rule* SelectedRule(const LintOptions& options, std::string_view id) {
   for (const Rule* rule : options.rules) {
-    if (rule->info().id == id) return true;
+    if (rule->info().id == id) return rule;
   }
-  return false;
+  return nullptr;
 }
 
-void ReportParseFailure(const SourceFile& file, const ParsedModule& parsed,
-                        const LintOptions& options, std::vector<Diagnostic>* out) {
-  const std::string_view rule = parsed.unsupported_format ? "unsupported-format" : "parse-error";
-  if (!Selected(options, rule)) return;
+void ReportParseFailure(const ParsedModule& parsed, const LintOptions& options,
+                        std::vector<Diagnostic>* out) {
+  const std::string_view id = parsed.unsupported_format ? "unsupported-format" : "parse-error";
+  const Rule* rule = SelectedRule(options, id);
+  if (rule == nullptr) return;
   Diagnostic d;
-  d.rule = std::string(rule);
-  d.severity = parsed.unsupported_format ? Severity::kWarning : Severity::kError;
+  d.rule = std::string(id);
+  d.severity = rule->info().default_severity;
   d.message = parsed.error->message;
   d.span = {parsed.error->offset, parsed.error->offset};
   d.module = parsed.name;
@@ -31,7 +38,63 @@ void ReportParseFailure(const SourceFile& file, const ParsedModule& parsed,
                        {}});
   }
   out->push_back(std::move(d));
-  (void)file;
+}
+
+// Reports the ids of suppression comments that silenced nothing, and
+// malformed `hlolint:` comments. An id whose rule did not run (not selected
+// here) is not reported: it may well be needed when the rule runs.
+void ReportUnusedSuppressions(const std::vector<Suppression>& suppressions,
+                              const LintOptions& options, std::vector<Diagnostic>* out) {
+  const Rule* self = SelectedRule(options, kUnusedSuppression);
+  if (self == nullptr) return;
+  const std::vector<const Rule*>& known =
+      options.known_rules.empty() ? options.rules : options.known_rules;
+  const bool every_rule_ran = options.rules.size() >= known.size();
+  auto report = [&](SourceSpan span, std::string message, std::string fix) {
+    Diagnostic d;
+    d.rule = std::string(kUnusedSuppression);
+    d.severity = self->info().default_severity;
+    d.message = std::move(message);
+    d.span = span;
+    d.fix = std::move(fix);
+    out->push_back(std::move(d));
+  };
+  for (const Suppression& s : suppressions) {
+    if (!s.error.empty()) {
+      report(s.span, StrCat("malformed suppression comment: ", s.error),
+             "write `// hlolint: ignore[RULE] reason`");
+      continue;
+    }
+    for (const SuppressedRule& r : s.rules) {
+      if (r.used) continue;
+      if (r.id == "ALL") {
+        if (every_rule_ran) {
+          report(r.span, "suppression `ignore[ALL]` silences nothing", "remove the comment");
+        }
+        continue;
+      }
+      const bool is_known = std::any_of(known.begin(), known.end(), [&](const Rule* rule) {
+        return rule->info().id == r.id;
+      });
+      if (!is_known) {
+        std::vector<std::string_view> ids = {"ALL"};
+        for (const Rule* rule : known) ids.push_back(rule->info().id);
+        const std::string suggestion = ClosestMatch(r.id, ids);
+        report(r.span, StrCat("suppression names unknown rule '", r.id, "'"),
+               suggestion.empty() ? "see `hlolint --list-rules`"
+                                  : StrCat("did you mean '", suggestion, "'?"));
+        continue;
+      }
+      if (SelectedRule(options, r.id) == nullptr) continue;
+      if (s.target_line == 0) {
+        report(r.span, StrCat("suppression of '", r.id, "' has no line to apply to"),
+               "put the comment on the line it silences, or on the line before it");
+      } else {
+        report(r.span, StrCat("suppression of '", r.id, "' silences nothing"),
+               s.rules.size() == 1 ? "remove the comment" : "remove the id from the comment");
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -49,7 +112,7 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
         result.computations += parsed.computation_count;
         result.instructions += parsed.instruction_count;
         if (parsed.error) {
-          ReportParseFailure(file, parsed, options, &diagnostics);
+          ReportParseFailure(parsed, options, &diagnostics);
           return;
         }
         Analyses analyses(*parsed.module);
@@ -63,11 +126,20 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
         }
       },
       options.limits);
+  for (Diagnostic& d : diagnostics) Resolve(file, d);
+
+  std::vector<Suppression> suppressions = FindSuppressions(file);
+  if (!suppressions.empty()) {
+    result.suppressed = ApplySuppressions(suppressions, diagnostics);
+    const size_t first_new = diagnostics.size();
+    ReportUnusedSuppressions(suppressions, options, &diagnostics);
+    for (size_t i = first_new; i < diagnostics.size(); ++i) Resolve(file, diagnostics[i]);
+  }
   for (Diagnostic& d : diagnostics) {
     auto it = options.severity_overrides.find(d.rule);
     if (it != options.severity_overrides.end()) d.severity = it->second;
-    Resolve(file, d);
   }
+  AssignFingerprints(diagnostics);
   std::stable_sort(diagnostics.begin(), diagnostics.end(),
                    [](const Diagnostic& a, const Diagnostic& b) {
                      if (a.span.begin != b.span.begin) return a.span.begin < b.span.begin;

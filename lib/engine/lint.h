@@ -18,6 +18,10 @@ struct LintOptions {
   // Rules to run, in registry order. Engine-level rules (parse-error,
   // unsupported-format) are reported only when listed here.
   std::vector<const Rule*> rules;
+  // Every registered rule, to tell an unknown rule id in a suppression
+  // comment from one that is merely not selected. Empty: `rules` are all
+  // the rules there are.
+  std::vector<const Rule*> known_rules;
   std::map<std::string, Severity, std::less<>> severity_overrides;  // by rule id
   nlohmann::json rule_options = nlohmann::json::object();          // {"rule-id": {...}}
   const DumpContext* dump = nullptr;
@@ -33,9 +37,14 @@ struct FileResult {
   uint32_t computations = 0;
   uint64_t instructions = 0;
   uint64_t bytes = 0;
-  std::vector<Diagnostic> diagnostics;  // sorted by position, then rule
+  uint32_t suppressed = 0;  // diagnostics silenced by `// hlolint: ignore[...]`
+  // Sorted by position, then rule; positions resolved, fingerprints set.
+  std::vector<Diagnostic> diagnostics;
 };
 
+// Parses and lints one file: rules, engine-level diagnostics (parse-error,
+// unsupported-format, unused-suppression), inline suppressions, severity
+// overrides, positions and fingerprints.
 FileResult LintSource(const SourceFile& file, const LintOptions& options);
 // Opens `path` read-only and lints it; I/O failures are reported in the result.
 FileResult LintFile(const std::string& path, const std::string& display_path,

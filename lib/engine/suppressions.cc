@@ -1,0 +1,177 @@
+#include "engine/suppressions.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace hlolint {
+namespace {
+
+constexpr std::string_view kMarker = "hlolint:";
+constexpr std::string_view kUnusedSuppression = "unused-suppression";
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+bool IsRuleIdChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '-' || c == '_';
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Offset where the line holding `offset` starts.
+size_t LineStart(std::string_view text, size_t offset) {
+  size_t nl = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  if (offset == 0 || nl == std::string_view::npos) return 0;
+  return nl + 1;
+}
+
+// True when `slash` (the offset of "//") is outside any string literal of its
+// line: an even number of unescaped quotes precedes it.
+bool OutsideString(std::string_view line_prefix) {
+  bool in_string = false;
+  for (size_t i = 0; i < line_prefix.size(); ++i) {
+    if (line_prefix[i] == '\\' && in_string) {
+      ++i;
+    } else if (line_prefix[i] == '"') {
+      in_string = !in_string;
+    }
+  }
+  return !in_string;
+}
+
+bool IsBlankOrComment(std::string_view line) {
+  line = Trim(line);
+  return line.empty() || line.substr(0, 2) == "//";
+}
+
+// Parses `ignore[a, b] reason` starting at `pos` (just after the marker).
+void ParseDirective(std::string_view text, size_t pos, size_t line_end, Suppression* s) {
+  while (pos < line_end && IsSpace(text[pos])) ++pos;
+  constexpr std::string_view kIgnore = "ignore[";
+  if (text.substr(pos, kIgnore.size()) != kIgnore) {
+    s->error = "expected `ignore[RULE, ...]` after `hlolint:`";
+    return;
+  }
+  pos += kIgnore.size();
+  const size_t close = text.find(']', pos);
+  if (close == std::string_view::npos || close >= line_end) {
+    s->error = "missing `]` in `ignore[...]`";
+    return;
+  }
+  while (pos < close) {
+    while (pos < close && (IsSpace(text[pos]) || text[pos] == ',')) ++pos;
+    const size_t begin = pos;
+    while (pos < close && IsRuleIdChar(text[pos])) ++pos;
+    if (pos == begin) {
+      if (pos < close) {
+        s->error = "rule ids in `ignore[...]` are separated by commas";
+        return;
+      }
+      break;
+    }
+    s->rules.push_back({std::string(text.substr(begin, pos - begin)),
+                        SourceSpan{static_cast<uint32_t>(begin), static_cast<uint32_t>(pos)}});
+    while (pos < close && IsSpace(text[pos])) ++pos;
+    if (pos < close && text[pos] != ',') {
+      s->error = "rule ids in `ignore[...]` are separated by commas";
+      return;
+    }
+  }
+  if (s->rules.empty()) {
+    s->error = "`ignore[]` names no rule; write `ignore[RULE]` or `ignore[ALL]`";
+    return;
+  }
+  s->reason = std::string(Trim(text.substr(close + 1, line_end - close - 1)));
+  s->span.end = static_cast<uint32_t>(close + 1);
+}
+
+}  // namespace
+
+std::vector<Suppression> FindSuppressions(const SourceFile& file) {
+  std::vector<Suppression> found;
+  const std::string_view text = file.text();
+  for (size_t at = text.find(kMarker); at != std::string_view::npos;
+       at = text.find(kMarker, at + kMarker.size())) {
+    const size_t line_start = LineStart(text, at);
+    // The marker must directly follow `//` (spaces allowed in between).
+    size_t before = at;
+    while (before > line_start && IsSpace(text[before - 1])) --before;
+    if (before < line_start + 2 || text.substr(before - 2, 2) != "//") continue;
+    const size_t slash = before - 2;
+    if (!OutsideString(text.substr(line_start, slash - line_start))) continue;
+    size_t line_end = text.find('\n', at);
+    if (line_end == std::string_view::npos) line_end = text.size();
+
+    Suppression s;
+    s.span = {static_cast<uint32_t>(slash), static_cast<uint32_t>(line_end)};
+    s.comment_line = file.Locate(static_cast<uint32_t>(slash)).line;
+    ParseDirective(text, at + kMarker.size(), line_end, &s);
+    const bool standalone = Trim(text.substr(line_start, slash - line_start)).empty();
+    s.target_line = standalone ? 0 : s.comment_line;
+    found.push_back(std::move(s));
+  }
+  // A standalone comment silences the next code line. Walk backwards so a
+  // stack of comments resolves through the one below it: linear overall.
+  const uint32_t line_count = file.LineCount();
+  uint32_t next_scan_stop = line_count + 1;  // line of the previous standalone comment
+  uint32_t next_target = 0;
+  for (auto it = found.rbegin(); it != found.rend(); ++it) {
+    if (it->target_line != 0) continue;
+    uint32_t target = 0;
+    for (uint32_t line = it->comment_line + 1; line <= line_count; ++line) {
+      if (line == next_scan_stop) {
+        target = next_target;
+        break;
+      }
+      if (!IsBlankOrComment(file.Line(line))) {
+        target = line;
+        break;
+      }
+    }
+    it->target_line = target;
+    next_scan_stop = it->comment_line;
+    next_target = target;
+  }
+  return found;
+}
+
+uint32_t ApplySuppressions(std::vector<Suppression>& suppressions,
+                           std::vector<Diagnostic>& diagnostics) {
+  if (suppressions.empty() || diagnostics.empty()) return 0;
+  absl::flat_hash_map<uint32_t, std::vector<size_t>> by_line;
+  for (size_t i = 0; i < suppressions.size(); ++i) {
+    if (suppressions[i].error.empty() && suppressions[i].target_line != 0) {
+      by_line[suppressions[i].target_line].push_back(i);
+    }
+  }
+  uint32_t removed = 0;
+  auto silenced = [&](const Diagnostic& d) {
+    if (d.rule == kUnusedSuppression) return false;
+    auto it = by_line.find(d.resolved.line);
+    if (it == by_line.end()) return false;
+    bool any = false;
+    for (size_t index : it->second) {
+      for (SuppressedRule& rule : suppressions[index].rules) {
+        if (rule.id == d.rule || rule.id == "ALL") {
+          rule.used = true;
+          any = true;
+        }
+      }
+    }
+    return any;
+  };
+  auto end = std::remove_if(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
+    if (!silenced(d)) return false;
+    ++removed;
+    return true;
+  });
+  diagnostics.erase(end, diagnostics.end());
+  return removed;
+}
+
+}  // namespace hlolint

@@ -1,0 +1,47 @@
+// Inline suppressions for hand-written repro files:
+//
+//   // hlolint: ignore[rule-a, rule-b] reason
+//
+// A comment that follows code on its line silences that line; a comment on a
+// line of its own silences the next line that is not blank and not a comment
+// (so several suppression comments can be stacked). `ignore[ALL]` silences
+// every rule. A suppression that silences nothing is reported by the engine
+// as `unused-suppression` (see docs/rules/unused-suppression.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "source/source_file.h"
+
+namespace hlolint {
+
+struct SuppressedRule {
+  std::string id;     // a rule id, or "ALL"
+  SourceSpan span;    // of the id inside the comment
+  bool used = false;  // silenced at least one diagnostic
+};
+
+struct Suppression {
+  SourceSpan span;             // the whole `hlolint:` directive
+  uint32_t comment_line = 0;
+  uint32_t target_line = 0;    // the line it silences (0: none, e.g. at end of file)
+  std::vector<SuppressedRule> rules;
+  std::string reason;          // text after `]`, trimmed
+  std::string error;           // non-empty for a malformed directive
+};
+
+// Every `// hlolint:` directive in the file, in text order. Linear in the
+// file size; files without the marker are skipped at memchr speed.
+std::vector<Suppression> FindSuppressions(const SourceFile& file);
+
+// Removes the diagnostics (positions already resolved) that a suppression
+// silences and marks those suppressions used. Returns how many were removed.
+// `unused-suppression` diagnostics themselves are never silenced.
+uint32_t ApplySuppressions(std::vector<Suppression>& suppressions,
+                           std::vector<Diagnostic>& diagnostics);
+
+}  // namespace hlolint
