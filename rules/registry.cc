@@ -13,6 +13,8 @@ std::vector<std::unique_ptr<Rule>> MakeRules() {
   rules.push_back(MakeParseErrorRule());
   rules.push_back(MakeUnsupportedFormatRule());
   rules.push_back(MakeUnusedSuppressionRule());
+  // Structural verifier (XLA's HloVerifier).
+  rules.push_back(MakeVerifyShapeRule());
   return rules;
 }
 

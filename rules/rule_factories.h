@@ -14,4 +14,7 @@ std::unique_ptr<Rule> MakeParseErrorRule();
 std::unique_ptr<Rule> MakeUnsupportedFormatRule();
 std::unique_ptr<Rule> MakeUnusedSuppressionRule();
 
+// Structural verifier (category verify).
+std::unique_ptr<Rule> MakeVerifyShapeRule();
+
 }  // namespace hlolint

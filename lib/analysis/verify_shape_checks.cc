@@ -1,0 +1,288 @@
+#include "analysis/verify_shape_checks.h"
+
+#include "parse/attributes.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+bool IsUnaryVisitedAsElementwise(Opcode op) {
+  // DfsHloVisitor routes these to HandleElementwiseUnary; bitcast-convert has
+  // its own handler in InstructionVerifier.
+  return (IsElementwiseUnary(op) && op != Opcode::kBitcastConvert);
+}
+
+std::string UnaryHandler(Opcode op) {
+  switch (op) {
+    case Opcode::kConvert: return "ShapeVerifier::HandleConvert";
+    case Opcode::kBitcastConvert: return "ShapeVerifier::HandleBitcastConvert";
+    case Opcode::kCopy: return "ShapeVerifier::HandleCopy";
+    case Opcode::kReducePrecision: return "ShapeVerifier::HandleReducePrecision";
+    default: return "ShapeVerifier::HandleElementwiseUnary";
+  }
+}
+
+}  // namespace
+
+ShapeChecker::ShapeChecker(const Module& module, const ComputationSignatures& signatures)
+    : m_(module), signatures_(signatures) {}
+
+bool ShapeChecker::Fail(std::string_view check, std::string message, VerifyFinding* f,
+                        AttrName attribute) {
+  f->check = std::string(check);
+  f->message = std::move(message);
+  f->attribute = attribute;
+  return false;
+}
+
+bool ShapeChecker::InferenceFailed(std::string_view check, VerifyFinding* f, AttrName attribute) {
+  return Fail(check, error_, f, attribute);
+}
+
+std::vector<int64_t> ShapeChecker::Ints(InstrId id, AttrName name) const {
+  std::optional<std::vector<int64_t>> values = IntListAttr(m_, id, name);
+  return values ? std::move(*values) : std::vector<int64_t>();
+}
+
+bool ShapeChecker::Compare(InstrId id, const Shape& inferred, bool strict, std::string_view check,
+                           VerifyFinding* f) {
+  // A shape the parser inferred (not written) cannot disagree with the text.
+  if (!m_.instr(id).has(Instruction::kShapeWritten)) return true;
+  const Shape& actual = m_.shape(id);
+  const bool same = strict ? Compatible(actual, inferred)
+                           : CompatibleIgnoringFpPrecision(actual, inferred);
+  if (same) return true;
+  return Fail(check, StrCat("Expected instruction to have shape equal to ", HumanString(inferred),
+                            ", actual shape is ", HumanString(actual)),
+              f);
+}
+
+bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
+  if (!m_.has_known_shape(id)) return true;
+  const Shape& result = m_.shape(id);
+  if (HasUnboundedDimension(result)) return true;
+  operands_.clear();
+  for (InstrId op : m_.operands(id)) {
+    if (!m_.has_known_shape(op)) return true;
+    const Shape& shape = m_.shape(op);
+    if (HasUnboundedDimension(shape)) return true;
+    operands_.push_back(&shape);
+  }
+  arena_.Reset();
+  const Opcode op = m_.opcode(id);
+  if (IsElementwiseUnary(op) || IsElementwiseBinary(op) || op == Opcode::kSelect ||
+      op == Opcode::kClamp) {
+    return CheckElementwise(id, f);
+  }
+  return CheckShapeOps(id, f);
+}
+
+bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
+  const Opcode op = m_.opcode(id);
+  const Shape& result = m_.shape(id);
+  if (IsElementwiseUnary(op)) {
+    if (operands_.size() != 1) return true;  // verify-operand-count reports it
+    const std::string check = UnaryHandler(op);
+    bool ok;
+    if (op == Opcode::kConvert) {
+      ok = InferConvertShape(operand(0), result.element_type, &inferred_, &error_);
+    } else if (op == Opcode::kBitcastConvert) {
+      ok = InferBitcastConvertShape(operand(0), result.element_type, &inferred_, &error_);
+    } else if (op == Opcode::kReducePrecision) {
+      ok = InferReducePrecisionShape(operand(0),
+                                     IntAttr(m_, id, AttrName::kExponentBits).value_or(1),
+                                     IntAttr(m_, id, AttrName::kMantissaBits).value_or(0),
+                                     &inferred_, &error_);
+    } else {
+      ok = InferUnaryOpShape(op, operand(0), &inferred_, &error_);
+    }
+    if (!ok) return InferenceFailed(check, f);
+    if (!Compare(id, inferred_, false, check, f)) return false;
+  } else if (IsElementwiseBinary(op)) {
+    if (operands_.size() != 2) return true;
+    const bool stochastic = op == Opcode::kStochasticConvert;
+    const char* check = stochastic ? "ShapeVerifier::HandleStochasticConvert"
+                                   : "ShapeVerifier::HandleElementwiseBinary";
+    const bool ok =
+        stochastic ? InferStochasticConvertShape(operand(0), operand(1), result.element_type,
+                                                 &inferred_, &error_)
+                   : InferBinaryOpShape(op, operand(0), operand(1), &inferred_, &error_);
+    if (!ok) return InferenceFailed(check, f);
+    if (!Compare(id, inferred_, false, check, f)) return false;
+  } else {
+    if (operands_.size() != 3) return true;
+    const bool select = op == Opcode::kSelect;
+    const char* check = select ? "ShapeVerifier::HandleSelect" : "ShapeVerifier::HandleClamp";
+    const bool ok = select ? InferSelectShape(operand(0), operand(1), operand(2), &inferred_,
+                                              &error_)
+                           : InferClampShape(operand(0), operand(1), operand(2), &inferred_,
+                                             &error_);
+    if (!ok) return InferenceFailed(check, f);
+    return Compare(id, inferred_, false, check, f);
+  }
+  // InstructionVerifier::HandleElementwiseUnary/Binary.
+  if (IsUnaryVisitedAsElementwise(op) || IsElementwiseBinary(op)) {
+    if (!CheckElementwiseOperands(op, operands_, result, &error_)) {
+      return InferenceFailed("InstructionVerifier::CheckElementwiseInstruction", f);
+    }
+  }
+  if (op == Opcode::kCompare) {
+    std::optional<std::string_view> type = IdentAttr(m_, id, AttrName::kType);
+    if (!type) return true;  // the parser fills in the default
+    const PrimitiveType t = operand(1).element_type;
+    std::string_view expected;
+    if (IsFloatingPoint(t)) {
+      if (*type == "FLOAT" || *type == "TOTALORDER") return true;
+      expected = "FLOAT or TOTALORDER";
+    } else if (IsComplex(t)) {
+      expected = "FLOAT";
+    } else if (IsSignedInteger(t)) {
+      expected = "SIGNED";
+    } else {
+      expected = "UNSIGNED";
+    }
+    if (*type != expected) {
+      return Fail("InstructionVerifier::CheckElementwiseInstruction",
+                  StrCat("Expected comparison type ", expected, " for operands of type ",
+                         PrimitiveTypeName(t), ", actual: ", *type),
+                  f, AttrName::kType);
+    }
+  }
+  return true;
+}
+
+bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
+  const Opcode op = m_.opcode(id);
+  const Shape& result = m_.shape(id);
+  const Instruction& in = m_.instr(id);
+  switch (op) {
+    case Opcode::kBroadcast: {
+      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      if (!CheckBroadcastShape(operand(0), dims, result, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleBroadcast", f, AttrName::kDimensions);
+      }
+      return true;
+    }
+    case Opcode::kReshape:
+      if (!in.has(Instruction::kShapeWritten)) return true;
+      if (!CheckReshapeShape(operand(0), result, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleReshape", f);
+      }
+      return true;
+    case Opcode::kDynamicReshape: {
+      if (!CheckReshapeShape(operand(0), result, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleDynamicReshape", f);
+      }
+      if (static_cast<int64_t>(operands_.size()) != result.rank() + 1) {
+        return Fail("ShapeVerifier::HandleDynamicReshape",
+                    StrCat("dynamic-reshape to rank ", result.rank(), " needs ", result.rank() + 1,
+                           " operands, has ", operands_.size()),
+                    f);
+      }
+      for (size_t i = 1; i < operands_.size(); ++i) {
+        if (operand(i).element_type != PrimitiveType::kS32) {
+          return Fail("ShapeVerifier::HandleDynamicReshape",
+                      StrCat("dynamic-reshape size operand ", i, " must be s32, got ",
+                             HumanString(operand(i))),
+                      f);
+        }
+      }
+      return true;
+    }
+    case Opcode::kTranspose: {
+      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      if (!InferTransposeShape(operand(0), dims, &inferred_, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleTranspose", f, AttrName::kDimensions);
+      }
+      if (!Compare(id, inferred_, false, "ShapeVerifier::HandleTranspose", f)) return false;
+      // InstructionVerifier::HandleTranspose compares dimensions exactly.
+      if (in.has(Instruction::kShapeWritten) && result.dimensions != inferred_.dimensions) {
+        return Fail("InstructionVerifier::HandleTranspose",
+                    StrCat("transpose result dimensions ", HumanString(result),
+                           " are not the permuted operand dimensions ", HumanString(inferred_)),
+                    f);
+      }
+      return true;
+    }
+    case Opcode::kReverse: {
+      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      if (!InferReverseShape(operand(0), dims, &inferred_, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleReverse", f, AttrName::kDimensions);
+      }
+      return Compare(id, inferred_, false, "ShapeVerifier::HandleReverse", f);
+    }
+    case Opcode::kSlice: {
+      std::optional<SliceRanges> ranges = SliceAttr(m_, id);
+      if (!ranges) return true;
+      if (!InferSliceShape(operand(0), ranges->starts, ranges->limits, ranges->strides,
+                           &inferred_, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleSlice", f, AttrName::kSlice);
+      }
+      return Compare(id, inferred_, false, "ShapeVerifier::HandleSlice", f);
+    }
+    case Opcode::kDynamicSlice: {
+      const std::vector<int64_t> sizes = Ints(id, AttrName::kDynamicSliceSizes);
+      std::span<const Shape* const> indices(operands_.data() + 1, operands_.size() - 1);
+      if (!InferDynamicSliceShape(operand(0), indices, sizes, &inferred_, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleDynamicSlice", f);
+      }
+      return Compare(id, inferred_, false, "ShapeVerifier::HandleDynamicSlice", f);
+    }
+    case Opcode::kDynamicUpdateSlice: {
+      if (operands_.size() < 2) return true;
+      std::span<const Shape* const> indices(operands_.data() + 2, operands_.size() - 2);
+      if (!InferDynamicUpdateSliceShape(operand(0), operand(1), indices, &inferred_, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleDynamicUpdateSlice", f);
+      }
+      // In place: the result keeps the operand's exact element type.
+      return Compare(id, inferred_, true, "ShapeVerifier::HandleDynamicUpdateSlice", f);
+    }
+    case Opcode::kConcatenate: {
+      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      if (dims.size() != 1) return true;  // the parser reports it
+      if (!InferConcatenateShape(operands_, dims[0], &inferred_, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleConcatenate", f);
+      }
+      return Compare(id, inferred_, false, "ShapeVerifier::HandleConcatenate", f);
+    }
+    case Opcode::kPad: {
+      std::optional<PaddingConfig> padding = PaddingAttr(m_, id);
+      if (!padding) return true;
+      if (!InferPadShape(operand(0), operand(1), *padding, &inferred_, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandlePad", f, AttrName::kPadding);
+      }
+      return Compare(id, inferred_, false, "ShapeVerifier::HandlePad", f);
+    }
+    case Opcode::kIota:
+      if (!CheckIotaShape(result, in.number, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleIota", f, AttrName::kIotaDimension);
+      }
+      return true;
+    case Opcode::kGetTupleElement: {
+      const Shape* element = nullptr;
+      if (!InferGetTupleElementShape(operand(0), in.number, &element, &error_)) {
+        return InferenceFailed("ShapeVerifier::HandleGetTupleElement", f, AttrName::kIndex);
+      }
+      return Compare(id, *element, true, "ShapeVerifier::HandleGetTupleElement", f);
+    }
+    case Opcode::kTuple:
+      InferTupleShape(operands_, &inferred_);
+      return Compare(id, inferred_, true, "ShapeVerifier::HandleTuple", f);
+    case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize: {
+      const bool get = op == Opcode::kGetDimensionSize;
+      const char* check = get ? "ShapeVerifier::HandleGetDimensionSize"
+                              : "ShapeVerifier::HandleSetDimensionSize";
+      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      if (dims.size() != 1) return true;
+      const bool ok = get ? InferGetDimensionSizeShape(operand(0), dims[0], &inferred_, &error_)
+                          : InferSetDimensionSizeShape(operand(0), operand(1), dims[0],
+                                                       &inferred_, &error_);
+      if (!ok) return InferenceFailed(check, f, AttrName::kDimensions);
+      return Compare(id, inferred_, false, check, f);
+    }
+    default:
+      return CheckComputeOps(id, f);
+  }
+}
+
+}  // namespace hlolint

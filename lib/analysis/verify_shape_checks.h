@@ -1,0 +1,59 @@
+// Per-instruction checks of XLA's ShapeVerifier (the Handle* visitors and
+// CheckShape) plus the InstructionVerifier checks on element-wise ops,
+// transpose and get-tuple-element. Used by the verify-shape rule.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/shape_inference.h"
+#include "analysis/verify_signatures.h"
+#include "ir/module.h"
+
+namespace hlolint {
+
+// One failed check: the XLA function it mirrors, the message, and the
+// attribute to point at (kUnknown: the instruction's name).
+struct VerifyFinding {
+  std::string check;
+  std::string message;
+  AttrName attribute = AttrName::kUnknown;
+};
+
+class ShapeChecker {
+ public:
+  ShapeChecker(const Module& module, const ComputationSignatures& signatures);
+
+  // Runs the checks that apply to `id`; false with `*finding` filled on the
+  // first failure. Instructions whose shapes (or operands' shapes) are
+  // unknown or unbounded (`?`) are skipped.
+  bool Check(InstrId id, VerifyFinding* finding);
+
+ private:
+  bool CheckElementwise(InstrId id, VerifyFinding* f);
+  bool CheckShapeOps(InstrId id, VerifyFinding* f);
+  bool CheckComputeOps(InstrId id, VerifyFinding* f);
+  bool CheckMisc(InstrId id, VerifyFinding* f);
+
+  // CheckShape: compares the written shape with `inferred` (≅ when strict,
+  // else ignoring floating-point precision, i.e. mixed precision allowed).
+  bool Compare(InstrId id, const Shape& inferred, bool strict, std::string_view check,
+               VerifyFinding* f);
+  bool Fail(std::string_view check, std::string message, VerifyFinding* f,
+            AttrName attribute = AttrName::kUnknown);
+  // Fails with the inference error kept in error_.
+  bool InferenceFailed(std::string_view check, VerifyFinding* f,
+                       AttrName attribute = AttrName::kUnknown);
+  const Shape& operand(size_t i) const { return *operands_[i]; }
+  std::vector<int64_t> Ints(InstrId id, AttrName name) const;
+
+  const Module& m_;
+  const ComputationSignatures& signatures_;
+  Shape inferred_;
+  ShapeArena arena_;
+  ShapeTable attribute_shapes_;
+  std::string error_;
+  std::vector<const Shape*> operands_;
+};
+
+}  // namespace hlolint

@@ -1,0 +1,41 @@
+// verify-shape: every instruction's result shape is the one XLA infers from
+// its operands and attributes (ShapeVerifier::Handle* and CheckShape), and
+// the per-opcode operand checks of ShapeVerifier/InstructionVerifier hold.
+#include "analysis/verify_shape_checks.h"
+#include "analysis/verify_signatures.h"
+#include "rules/rule_factories.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+class VerifyShapeRule : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{"verify-shape", "verify", Severity::kError,
+                                "result shape differs from the shape XLA infers, or operands "
+                                "XLA's shape inference rejects"};
+    return kInfo;
+  }
+
+  void Check(RuleContext& ctx) const override {
+    const Module& m = ctx.module();
+    ShapeChecker checker(m, ctx.analyses().Get<ComputationSignatures>());
+    VerifyFinding finding;
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      if (checker.Check(id, &finding)) continue;
+      std::string message = StrCat("[", finding.check, "] ", finding.message);
+      if (finding.attribute != AttrName::kUnknown) {
+        ctx.ReportAtAttribute(id, finding.attribute, std::move(message));
+      } else {
+        ctx.Report(id, std::move(message));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeVerifyShapeRule() { return std::make_unique<VerifyShapeRule>(); }
+
+}  // namespace hlolint
