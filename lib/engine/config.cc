@@ -1,0 +1,362 @@
+#include "engine/config.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "engine/located_json.h"
+#include "util/strings.h"
+
+namespace fs = std::filesystem;
+
+namespace hlolint {
+namespace {
+
+constexpr std::string_view kKeys[] = {"$schema",          "select",   "extend-select",
+                                      "ignore",           "fail-on",  "severity-overrides",
+                                      "per-path-ignores", "rules"};
+
+// Reads one configuration, collecting the first error with its position.
+class ConfigReader {
+ public:
+  ConfigReader(const LocatedJson& json, const std::string& path,
+               const std::vector<const Rule*>& all, ConfigError* error)
+      : json_(json), path_(path), all_(all), error_(error) {}
+
+  bool Read(Config* out) {
+    if (!json_.value.is_object()) return Fail("", "the configuration must be a JSON object");
+    for (const auto& [key, value] : json_.value.items()) {
+      const std::string pointer = StrCat("/", JsonPointerToken(key));
+      if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
+        std::vector<std::string_view> candidates(std::begin(kKeys), std::end(kKeys));
+        std::string message = StrCat("unknown key '", key, "'");
+        const std::string suggestion = ClosestMatch(key, candidates);
+        if (!suggestion.empty()) message += StrCat(" (did you mean '", suggestion, "'?)");
+        return Fail(pointer, message);
+      }
+      bool ok = true;
+      if (key == "$schema") {
+        ok = value.is_string() || Fail(pointer, "'$schema' must be a string", true);
+      } else if (key == "select") {
+        std::vector<std::string> list;
+        ok = Specifiers(pointer, value, &list);
+        out->selection.select = std::move(list);
+      } else if (key == "extend-select") {
+        ok = Specifiers(pointer, value, &out->selection.extend_select);
+      } else if (key == "ignore") {
+        ok = Specifiers(pointer, value, &out->selection.ignore);
+      } else if (key == "fail-on") {
+        ok = Level(pointer, value, &out->fail_on.emplace());
+      } else if (key == "severity-overrides") {
+        ok = SeverityOverrides(pointer, value, &out->severity_overrides);
+      } else if (key == "per-path-ignores") {
+        ok = PathIgnores(pointer, value, &out->per_path_ignores);
+      } else if (key == "rules") {
+        ok = RuleOptions(pointer, value, &out->rule_options);
+      }
+      if (!ok) return false;
+    }
+    return true;
+  }
+
+ private:
+  // Locates at the key of a member, or at the value when `at_value`.
+  bool Fail(const std::string& pointer, std::string message, bool at_value = false) {
+    const JsonPosition p = at_value ? json_.Value(pointer) : json_.KeyOrValue(pointer);
+    *error_ = ConfigError{path_, p.line, p.column, std::move(message)};
+    return false;
+  }
+
+  bool Specifiers(const std::string& pointer, const nlohmann::json& value,
+                  std::vector<std::string>* out) {
+    if (!value.is_array()) {
+      return Fail(pointer, "expected a list of rule ids or categories, e.g. [\"ALL\"]", true);
+    }
+    for (size_t i = 0; i < value.size(); ++i) {
+      const std::string item = StrCat(pointer, "/", i);
+      if (!value[i].is_string()) return Fail(item, "expected a rule id or category (a string)");
+      const std::string& specifier = value[i].get_ref<const std::string&>();
+      if (!IsKnownSpecifier(specifier, all_)) {
+        return Fail(item, UnknownSpecifierMessage(specifier, all_));
+      }
+      out->push_back(specifier);
+    }
+    return true;
+  }
+
+  bool Level(const std::string& pointer, const nlohmann::json& value, Severity* out) {
+    std::optional<Severity> level;
+    if (value.is_string()) level = SeverityFromName(value.get_ref<const std::string&>());
+    if (!level) return Fail(pointer, "expected \"error\", \"warning\" or \"note\"", true);
+    *out = *level;
+    return true;
+  }
+
+  bool SeverityOverrides(const std::string& pointer, const nlohmann::json& value,
+                         std::map<std::string, Severity, std::less<>>* out) {
+    if (!value.is_object()) {
+      return Fail(pointer, "expected an object mapping rule ids to levels", true);
+    }
+    for (const auto& [rule, level] : value.items()) {
+      const std::string member = StrCat(pointer, "/", JsonPointerToken(rule));
+      absl::StatusOr<std::vector<const Rule*>> rules = MatchSpecifiers({rule}, all_);
+      if (!rules.ok()) return Fail(member, UnknownSpecifierMessage(rule, all_));
+      Severity severity = Severity::kError;
+      if (!Level(member, level, &severity)) return false;
+      for (const Rule* r : *rules) (*out)[std::string(r->info().id)] = severity;
+    }
+    return true;
+  }
+
+  bool PathIgnores(const std::string& pointer, const nlohmann::json& value,
+                   std::vector<PathIgnore>* out) {
+    if (!value.is_object()) {
+      return Fail(pointer, "expected an object mapping path globs to lists of rules", true);
+    }
+    for (const auto& [glob, rules] : value.items()) {
+      const std::string member = StrCat(pointer, "/", JsonPointerToken(glob));
+      if (glob.empty()) return Fail(member, "empty path glob");
+      PathIgnore ignore{glob, {}};
+      if (!Specifiers(member, rules, &ignore.rules)) return false;
+      out->push_back(std::move(ignore));
+    }
+    return true;
+  }
+
+  bool RuleOptions(const std::string& pointer, const nlohmann::json& value, nlohmann::json* out) {
+    if (!value.is_object()) {
+      return Fail(pointer, "expected an object mapping rule ids to their options", true);
+    }
+    for (const auto& [rule, options] : value.items()) {
+      const std::string member = StrCat(pointer, "/", JsonPointerToken(rule));
+      const bool known = std::any_of(all_.begin(), all_.end(),
+                                     [&](const Rule* r) { return r->info().id == rule; });
+      if (!known) {
+        std::vector<std::string_view> ids;
+        for (const Rule* r : all_) ids.push_back(r->info().id);
+        std::string message = StrCat("unknown rule '", rule, "'");
+        const std::string suggestion = ClosestMatch(rule, ids);
+        if (!suggestion.empty()) message += StrCat(" (did you mean '", suggestion, "'?)");
+        return Fail(member, message);
+      }
+      if (!options.is_object()) return Fail(member, "rule options must be an object", true);
+      (*out)[rule] = options;
+    }
+    return true;
+  }
+
+  const LocatedJson& json_;
+  const std::string& path_;
+  const std::vector<const Rule*>& all_;
+  ConfigError* error_;
+};
+
+bool MatchClass(std::string_view pattern, size_t* p, char c) {
+  // pattern[*p] == '['; on return *p is past the closing ']'.
+  size_t i = *p + 1;
+  bool negate = false;
+  if (i < pattern.size() && (pattern[i] == '!' || pattern[i] == '^')) {
+    negate = true;
+    ++i;
+  }
+  bool matched = false;
+  bool first = true;
+  while (i < pattern.size() && (pattern[i] != ']' || first)) {
+    first = false;
+    if (i + 2 < pattern.size() && pattern[i + 1] == '-' && pattern[i + 2] != ']') {
+      if (pattern[i] <= c && c <= pattern[i + 2]) matched = true;
+      i += 3;
+    } else {
+      if (pattern[i] == c) matched = true;
+      ++i;
+    }
+  }
+  *p = i < pattern.size() ? i + 1 : i;
+  return matched != negate;
+}
+
+// fnmatch within one path component (no '/' in either argument).
+bool MatchComponent(std::string_view pattern, std::string_view name) {
+  size_t p = 0, n = 0;
+  size_t star_p = std::string_view::npos, star_n = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star_p = ++p;
+      star_n = n;
+      continue;
+    }
+    if (p < pattern.size()) {
+      if (pattern[p] == '?') {
+        ++p;
+        ++n;
+        continue;
+      }
+      if (pattern[p] == '[' && pattern.find(']', p + 2) != std::string_view::npos) {
+        size_t next = p;
+        if (MatchClass(pattern, &next, name[n])) {
+          p = next;
+          ++n;
+          continue;
+        }
+      } else if (pattern[p] == name[n]) {
+        ++p;
+        ++n;
+        continue;
+      }
+    }
+    if (star_p == std::string_view::npos) return false;
+    p = star_p;
+    n = ++star_n;
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+bool MatchComponents(const std::vector<std::string_view>& pattern, size_t pi,
+                     const std::vector<std::string_view>& path, size_t ni) {
+  while (pi < pattern.size()) {
+    if (pattern[pi] == "**") {
+      // Collapse repeated ** and try every split point.
+      while (pi < pattern.size() && pattern[pi] == "**") ++pi;
+      if (pi == pattern.size()) return true;
+      for (size_t k = ni; k < path.size(); ++k) {
+        if (MatchComponents(pattern, pi, path, k)) return true;
+      }
+      return false;
+    }
+    if (ni >= path.size() || !MatchComponent(pattern[pi], path[ni])) return false;
+    ++pi;
+    ++ni;
+  }
+  return ni == path.size();
+}
+
+std::vector<std::string_view> Components(std::string_view path) {
+  std::vector<std::string_view> parts;
+  for (std::string_view part : Split(path, '/')) {
+    if (!part.empty() && part != ".") parts.push_back(part);
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::string ConfigError::ToString() const {
+  if (line == 0) return StrCat(file, ": error: ", message);
+  return StrCat(file, ":", line, ":", column, ": error: ", message);
+}
+
+bool ParseConfig(std::string_view text, const std::string& path,
+                 const std::vector<const Rule*>& all, Config* out, ConfigError* error) {
+  LocatedJson json;
+  JsonSyntaxError syntax;
+  if (!ParseLocatedJson(text, &json, &syntax)) {
+    *error = ConfigError{path, syntax.position.line, syntax.position.column,
+                         StrCat("invalid JSON: ", syntax.message)};
+    return false;
+  }
+  *out = Config();
+  out->path = path;
+  out->directory = fs::path(AbsolutePath(path)).parent_path().generic_string();
+  ConfigReader reader(json, path, all, error);
+  return reader.Read(out);
+}
+
+bool LoadConfig(const std::string& path, const std::vector<const Rule*>& all, Config* out,
+                ConfigError* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = ConfigError{path, 0, 0, "cannot read the configuration file"};
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    *error = ConfigError{path, 0, 0, "cannot read the configuration file"};
+    return false;
+  }
+  return ParseConfig(text.str(), path, all, out, error);
+}
+
+bool GlobMatch(std::string_view pattern, std::string_view path) {
+  const std::vector<std::string_view> names = Components(path);
+  if (pattern.find('/') == std::string_view::npos) {
+    return !names.empty() && MatchComponent(pattern, names.back());
+  }
+  return MatchComponents(Components(pattern), 0, names, 0);
+}
+
+std::vector<std::string> IgnoredRulesForPath(const Config& config, const std::string& path) {
+  std::vector<std::string> ignored;
+  if (config.per_path_ignores.empty()) return ignored;
+  const std::string relative =
+      fs::path(AbsolutePath(path)).lexically_relative(config.directory).generic_string();
+  for (const PathIgnore& ignore : config.per_path_ignores) {
+    if (GlobMatch(ignore.glob, relative)) {
+      ignored.insert(ignored.end(), ignore.rules.begin(), ignore.rules.end());
+    }
+  }
+  return ignored;
+}
+
+std::string AbsolutePath(const std::string& path) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec);
+  if (ec) absolute = fs::path(path);
+  return absolute.lexically_normal().generic_string();
+}
+
+std::shared_ptr<const Config> ConfigFinder::ForInput(const std::string& input, ConfigError* error,
+                                                     bool* failed) {
+  const fs::path absolute(AbsolutePath(input));
+  return ForDirectory(absolute.parent_path().generic_string(), error, failed);
+}
+
+std::shared_ptr<const Config> ConfigFinder::ForDirectory(const std::string& start,
+                                                         ConfigError* error, bool* failed) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  *failed = false;
+  std::vector<std::string> visited;
+  std::shared_ptr<const Config> found;
+  std::string config_path;
+  fs::path directory(start);
+  while (true) {
+    const std::string key = directory.generic_string();
+    auto cached = by_directory_.find(key);
+    if (cached != by_directory_.end()) {
+      found = cached->second;
+      if (found) config_path = found->path;
+      break;
+    }
+    visited.push_back(key);
+    const fs::path candidate = directory / kConfigFileName;
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec)) {
+      config_path = candidate.generic_string();
+      auto broken = errors_.find(config_path);
+      if (broken == errors_.end()) {
+        auto config = std::make_shared<Config>();
+        ConfigError problem;
+        if (LoadConfig(config_path, all_, config.get(), &problem)) {
+          found = std::move(config);
+        } else {
+          errors_[config_path] = problem;
+        }
+      }
+      break;
+    }
+    if (!directory.has_parent_path() || directory.parent_path() == directory) break;
+    directory = directory.parent_path();
+  }
+  auto broken = errors_.find(config_path);
+  if (!config_path.empty() && broken != errors_.end()) {
+    *error = broken->second;
+    *failed = true;
+    return nullptr;
+  }
+  for (const std::string& key : visited) by_directory_[key] = found;
+  return found;
+}
+
+}  // namespace hlolint

@@ -1,0 +1,98 @@
+// full: clang/rustc-style diagnostics for people: the location line, the
+// source line with the span underlined, notes, the op's program source from
+// metadata, the fix hint, and a summary line.
+#include <algorithm>
+
+#include "report/report.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+struct Palette {
+  std::string_view bold, reset, error, warning, note, caret, gutter;
+};
+
+constexpr Palette kPlain{"", "", "", "", "", "", ""};
+constexpr Palette kAnsi{"\x1b[1m",    "\x1b[0m",    "\x1b[1;31m", "\x1b[1;35m",
+                        "\x1b[1;36m", "\x1b[1;32m", "\x1b[1;34m"};
+
+std::string_view SeverityColor(const Palette& p, Severity severity) {
+  switch (severity) {
+    case Severity::kError: return p.error;
+    case Severity::kWarning: return p.warning;
+    case Severity::kNote: return p.note;
+  }
+  return p.error;
+}
+
+// The source line with its span underlined: "^" under the first byte, "~"
+// under the rest of the span on that line.
+void AppendSnippet(const Diagnostic& d, const Palette& p, std::string* out) {
+  std::string_view line = d.source_line;
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
+  const std::string number = StrCat(d.resolved.line);
+  const std::string pad(number.size(), ' ');
+  *out += StrCat(" ", p.gutter, number, " |", p.reset, " ", line, "\n");
+
+  const size_t column = d.resolved.column > 0 ? d.resolved.column - 1 : 0;
+  size_t start = column >= d.source_line_offset ? column - d.source_line_offset : 0;
+  start = std::min(start, line.size());
+  size_t width = 1;
+  if (d.resolved.end_line == d.resolved.line && d.resolved.end_column > d.resolved.column) {
+    width = d.resolved.end_column - d.resolved.column;
+  } else if (d.resolved.end_line > d.resolved.line && line.size() > start) {
+    width = line.size() - start;
+  }
+  width = std::max<size_t>(1, std::min(width, line.size() > start ? line.size() - start : 1));
+  // Keep tabs so the caret lines up with the text above it.
+  std::string indent;
+  for (size_t i = 0; i < start; ++i) indent.push_back(line[i] == '\t' ? '\t' : ' ');
+  *out += StrCat(" ", p.gutter, pad, " |", p.reset, " ", indent, p.caret, "^",
+                 std::string(width - 1, '~'), p.reset, "\n");
+}
+
+}  // namespace
+
+std::string RenderFull(const ReportInput& input) {
+  const Palette& p = input.color ? kAnsi : kPlain;
+  std::string out;
+  for (const FileResult& file : *input.files) {
+    for (const Diagnostic& d : file.diagnostics) {
+      out += StrCat(p.bold, file.path, ":", d.resolved.line, ":", d.resolved.column, ":",
+                    p.reset, " ", SeverityColor(p, d.severity), SeverityName(d.severity), ":",
+                    p.reset, " ", p.bold, d.message, p.reset, " [", d.rule, "]\n");
+      if (d.resolved.line > 0) AppendSnippet(d, p, &out);
+      for (const DiagnosticNote& note : d.notes) {
+        if (note.span) {
+          out += StrCat(p.bold, file.path, ":", note.resolved.line, ":", note.resolved.column,
+                        ":", p.reset, " ", p.note, "note:", p.reset, " ", note.message, "\n");
+        } else {
+          out += StrCat(p.note, "note:", p.reset, " ", note.message, "\n");
+        }
+      }
+      if (d.source) {
+        out += StrCat("  = source: ", d.source->file, ":", d.source->line);
+        if (!d.op_name.empty()) out += StrCat(" (op_name \"", d.op_name, "\")");
+        out += "\n";
+      }
+      if (!d.fix.empty()) out += StrCat("  = help: ", d.fix, "\n");
+      out += "\n";
+    }
+  }
+  if (!input.quiet) {
+    const Summary s = Summarize(*input.files);
+    std::string line = s.errors + s.warnings + s.notes == 0
+                           ? StrCat("No problems found")
+                           : StrCat("Found ", CountsText(s));
+    line += StrCat(" in ", s.files, s.files == 1 ? " file" : " files", " (", s.modules,
+                   s.modules == 1 ? " module" : " modules", ", ", s.instructions,
+                   s.instructions == 1 ? " instruction" : " instructions", ")");
+    if (s.suppressed > 0) line += StrCat("; ", s.suppressed, " suppressed inline");
+    if (input.baselined > 0) line += StrCat("; ", input.baselined, " in the baseline");
+    out += StrCat(p.bold, line, ".", p.reset, "\n");
+  }
+  return out;
+}
+
+}  // namespace hlolint

@@ -1,0 +1,56 @@
+#include "lint_jobs.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+
+#include "source/source_file.h"
+
+namespace hlolint {
+namespace {
+
+FileResult LintOneUnguarded(const LintTask& task) {
+  if (task.text != nullptr) {
+    std::unique_ptr<SourceFile> file = SourceFile::FromString(task.display_path, *task.text);
+    return LintSource(*file, *task.options);
+  }
+  return LintFile(task.path, task.display_path, *task.options);
+}
+
+// An exception escaping a worker thread would end the process; report it as
+// this file's failure instead (exit status 2), and go on with the others.
+FileResult LintOne(const LintTask& task) {
+  try {
+    return LintOneUnguarded(task);
+  } catch (const std::exception& e) {
+    FileResult failed;
+    failed.path = task.display_path;
+    failed.io_error = true;
+    failed.io_error_message = std::string("internal error while linting: ") + e.what();
+    return failed;
+  }
+}
+
+}  // namespace
+
+std::vector<FileResult> LintAll(const std::vector<LintTask>& tasks, int jobs) {
+  std::vector<FileResult> results(tasks.size());
+  const size_t workers = std::min<size_t>(std::max(jobs, 1), tasks.size());
+  if (workers <= 1) {
+    for (size_t i = 0; i < tasks.size(); ++i) results[i] = LintOne(tasks[i]);
+    return results;
+  }
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < tasks.size(); i = next++) results[i] = LintOne(tasks[i]);
+  };
+  std::vector<std::thread> threads;
+  threads.reserve(workers - 1);
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (std::thread& thread : threads) thread.join();
+  return results;
+}
+
+}  // namespace hlolint

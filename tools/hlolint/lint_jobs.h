@@ -1,0 +1,22 @@
+// Lints many files on a pool of threads. Results come back in task order
+// whatever the parallelism, and a worker holds one file's IR at a time, so
+// at most `jobs` modules' IR are alive at once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/lint.h"
+
+namespace hlolint {
+
+struct LintTask {
+  std::string path;                     // file to open (unused for stdin)
+  std::string display_path;             // as shown in diagnostics
+  const std::string* text = nullptr;    // contents already read (stdin); null: open `path`
+  const LintOptions* options = nullptr;
+};
+
+std::vector<FileResult> LintAll(const std::vector<LintTask>& tasks, int jobs);
+
+}  // namespace hlolint

@@ -1,0 +1,26 @@
+// Where output goes: atomic report files, terminals and colour.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "cli_options.h"
+
+namespace hlolint {
+
+// Writes `text` to `path` through a temporary file in the same directory and
+// a rename, so readers never see a half-written report. False with `error`
+// set on failure (the temporary file is removed).
+bool WriteFileAtomically(const std::string& path, std::string_view text, std::string* error);
+
+// Writes all of `text` to stdout; false on a write error (e.g. a closed pipe).
+bool WriteStdout(std::string_view text);
+
+bool StdoutIsTerminal();
+
+// Whether to colour: --color always/never decide; for auto, FORCE_COLOR or
+// CLICOLOR_FORCE (set, not "0") force colour, then NO_COLOR (set, non-empty)
+// turns it off, and otherwise colour goes only to a terminal.
+bool ShouldColor(ColorMode mode, bool to_terminal);
+
+}  // namespace hlolint

@@ -1,0 +1,19 @@
+// --statistics: what was linted and what was found.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/lint.h"
+
+namespace hlolint {
+
+struct RunTotals {
+  double wall_seconds = 0;
+  int jobs = 1;
+  uint64_t baselined = 0;
+};
+
+std::string StatisticsText(const std::vector<FileResult>& files, const RunTotals& totals);
+
+}  // namespace hlolint
