@@ -13,6 +13,9 @@ std::vector<std::unique_ptr<Rule>> MakeRules() {
   rules.push_back(MakeParseErrorRule());
   rules.push_back(MakeUnsupportedFormatRule());
   rules.push_back(MakeUnusedSuppressionRule());
+  // Seed rules (order: reshape-not-bitcast, unclaimed-output-alias, then these).
+  rules.push_back(MakeDeadInPlacePastRootRule());
+  rules.push_back(MakeMissedInPlacePairRule());
   // Structural verifier (XLA's HloVerifier).
   rules.push_back(MakeVerifyShapeRule());
   return rules;

@@ -14,6 +14,9 @@ std::unique_ptr<Rule> MakeParseErrorRule();
 std::unique_ptr<Rule> MakeUnsupportedFormatRule();
 std::unique_ptr<Rule> MakeUnusedSuppressionRule();
 
+std::unique_ptr<Rule> MakeDeadInPlacePastRootRule();
+std::unique_ptr<Rule> MakeMissedInPlacePairRule();
+
 // Structural verifier (category verify).
 std::unique_ptr<Rule> MakeVerifyShapeRule();
 

@@ -234,6 +234,13 @@ std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) {
 
 namespace {
 
+// A copy between memory spaces moves the data (prefetch / eviction); it is
+// not a view of the parameter.
+bool IsMemorySpaceCopy(const Module& m, InstrId id) {
+  if (m.opcode(id) != Opcode::kCopy) return false;
+  return m.shape(id).layout.memory_space != m.shape(m.operand(id, 0)).layout.memory_space;
+}
+
 // Tuple/GTE and no-op indirections, alternated until neither applies; the
 // no-op step also takes reshape, transpose and copy, which are recorded.
 ValueRef FollowExtended(const Module& m, ValueRef value, std::vector<InstrId>* blockers) {
@@ -241,7 +248,9 @@ ValueRef FollowExtended(const Module& m, ValueRef value, std::vector<InstrId>* b
     const ValueRef before = value;
     value = FollowTupleIndirection(m, value);
     while (value.index.empty() && !m.operands(value.instr).empty() &&
-           (m.opcode(value.instr) == Opcode::kBitcast || IsLayoutOnlyBlocker(m.opcode(value.instr)))) {
+           (m.opcode(value.instr) == Opcode::kBitcast ||
+            IsLayoutOnlyBlocker(m.opcode(value.instr))) &&
+           !IsMemorySpaceCopy(m, value.instr)) {
       if (m.opcode(value.instr) != Opcode::kBitcast) blockers->push_back(value.instr);
       value.instr = m.operand(value.instr, 0);
     }

@@ -82,8 +82,9 @@ struct ExtendedFusionPair {
 };
 
 // For every fusion instruction: the pairs found when the discovery walk
-// also looks through reshape, transpose and copy (and alternates tuple and
-// no-op indirections until neither applies).
+// also looks through reshape, transpose and copy (except a copy between
+// memory spaces), alternating tuple and no-op indirections until neither
+// applies.
 class ExtendedFusionPairs {
  public:
   ExtendedFusionPairs(const Module& module, Analyses& analyses);

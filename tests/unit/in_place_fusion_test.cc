@@ -212,3 +212,24 @@ ENTRY e {
   CHECK(ext[0].in_place_op == h.Id("sc"));
   CHECK(ext[0].blockers == std::vector<hlolint::InstrId>{h.Id("wt")});
 }
+
+TEST_CASE("fusion pairs: a copy between memory spaces is not looked through") {
+  auto h = ParseHlo(R"(
+HloModule m
+f {
+  p = f32[8]{0:S(1)} parameter(0)
+  u = f32[2]{0} parameter(1)
+  i = s32[] parameter(2)
+  c = f32[8]{0} copy(p)
+  ROOT d = f32[8]{0:S(1)} dynamic-update-slice(c, u, i)
+}
+ENTRY e {
+  a = f32[8]{0:S(1)} parameter(0)
+  b = f32[2]{0} parameter(1)
+  c = s32[] parameter(2)
+  ROOT fu = f32[8]{0:S(1)} fusion(a, b, c), kind=kLoop, calls=f
+}
+)");
+  CHECK(PairsOf(h, "fu").empty());
+  CHECK(ExtendedOf(h, "fu").empty());
+}

@@ -1,0 +1,170 @@
+// dead-in-place-past-root: an in-place instruction (one with must-alias
+// input/output pairs, AliasInfo::GetInPlaceInputOutputPairs) whose result
+// nobody uses. In-place-ness is not a side effect, so HloDCE deletes such an
+// op and its mutation is lost; if one survives in a scheduled module after
+// ROOT and writes into a buffer the ROOT returns (or an entry parameter the
+// module aliases to an output), it corrupts the computation's result.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/analyses.h"
+#include "analysis/in_place.h"
+#include "analysis/reachability.h"
+#include "analysis/side_effects.h"
+#include "rules/rule_factories.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+std::string IndexSuffix(const ShapeIndex& index) {
+  return index.empty() ? std::string() : StrCat(" at ", ShapeIndexToString(index));
+}
+
+// Pairs on b(...) buffer values (Pin, Unpin and the writers of the explicit
+// buffer model) are ownership bookkeeping: the buffer stays observable
+// through its other references, so an unused result loses nothing.
+bool IsBufferPair(const Module& m, InstrId id, const InPlacePair& pair) {
+  const Shape* out = Subshape(m.shape(id), pair.output_index);
+  const Shape* in =
+      Subshape(m.shape(m.operand(id, static_cast<size_t>(pair.operand))), pair.operand_index);
+  return (out != nullptr && out->IsBuffer()) || (in != nullptr && in->IsBuffer());
+}
+
+struct Evidence {
+  const InPlacePair* pair = nullptr;
+  ValueRef source;                          // the written buffer's definition
+  std::optional<ShapeIndex> root_output;    // it reaches ROOT here
+  const InputOutputAlias* entry_alias = nullptr;
+  bool live_at_root() const { return root_output.has_value() || entry_alias != nullptr; }
+};
+
+class DeadInPlacePastRootRule : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{
+        "dead-in-place-past-root", "scheduling", Severity::kWarning,
+        "In-place op whose result is unused: its mutation is lost, or clobbers a live buffer "
+        "when scheduled after ROOT"};
+    return kInfo;
+  }
+
+  void Check(RuleContext& ctx) const override {
+    const Module& m = ctx.module();
+    const InPlacePairs& pairs = ctx.analyses().Get<InPlacePairs>();
+    bool any = false;
+    for (InstrId id = 0; id < m.instruction_count() && !any; ++id) {
+      any = pairs.IsInPlace(id) && m.users(id).empty() && !m.IsRoot(id);
+    }
+    if (!any) return;
+    const RootReachability& reach = ctx.analyses().Get<RootReachability>();
+    const SideEffects& effects = ctx.analyses().Get<SideEffects>();
+
+    // Instructions that are some instruction's control predecessor.
+    std::vector<uint8_t> has_control_successor(m.instruction_count(), 0);
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      for (InstrId pred : m.control_predecessors(id)) has_control_successor[pred] = 1;
+    }
+
+    for (CompId c = 0; c < m.computation_count(); ++c) {
+      const Computation& comp = m.computation(c);
+      if (comp.is_fusion_computation || comp.root == kNoId) continue;
+      bool after_root = false;
+      for (InstrId id : m.instructions(c)) {
+        if (id == comp.root) {
+          after_root = true;
+          continue;
+        }
+        if (!m.users(id).empty() || !pairs.IsInPlace(id)) continue;
+        CheckDeadInPlace(ctx, pairs, reach, effects, id, comp.root,
+                         after_root && m.is_scheduled(),
+                         has_control_successor[id] || !m.control_predecessors(id).empty());
+      }
+    }
+  }
+
+ private:
+  static void CheckDeadInPlace(RuleContext& ctx, const InPlacePairs& pairs,
+                               const RootReachability& reach, const SideEffects& effects,
+                               InstrId id, InstrId root, bool scheduled_after_root,
+                               bool has_control_dependencies) {
+    const Module& m = ctx.module();
+    Evidence chosen;
+    for (const InPlacePair& pair : pairs.Get(id)) {
+      if (pair.operand < 0 || pair.operand >= static_cast<int64_t>(m.operands(id).size())) {
+        continue;
+      }
+      if (IsBufferPair(m, id, pair)) continue;
+      Evidence e;
+      e.pair = &pair;
+      e.source = reach.TraceBuffer({m.operand(id, static_cast<size_t>(pair.operand)),
+                                    pair.operand_index});
+      e.root_output = reach.RootOutputFor(e.source);
+      e.entry_alias = reach.EntryAliasFor(e.source);
+      if (chosen.pair == nullptr || (e.live_at_root() && !chosen.live_at_root())) chosen = e;
+      if (chosen.live_at_root()) break;
+    }
+    if (chosen.pair == nullptr) return;
+
+    const InstrId operand = m.operand(id, static_cast<size_t>(chosen.pair->operand));
+    const std::string what = StrCat(OpcodeName(m.opcode(id)), " '", m.name(id), "'");
+    const std::string written =
+        StrCat("operand ", chosen.pair->operand, " ('", m.name(operand), "'",
+               IndexSuffix(chosen.pair->operand_index), ")");
+
+    if (scheduled_after_root && chosen.live_at_root()) {
+      std::string evidence;
+      std::string producer_note;
+      if (chosen.root_output) {
+        evidence = StrCat("reaches ROOT as output ", ShapeIndexToString(*chosen.root_output));
+        producer_note = StrCat("the written buffer is defined here and reaches ROOT as output ",
+                               ShapeIndexToString(*chosen.root_output));
+      } else {
+        const InputOutputAlias& a = *chosen.entry_alias;
+        evidence = StrCat("is entry parameter ", a.parameter, IndexSuffix(a.parameter_index),
+                          ", aliased to output ", ShapeIndexToString(a.output_index),
+                          " by input_output_alias");
+        producer_note = StrCat("the written buffer is entry parameter ", a.parameter,
+                               ", aliased to output ", ShapeIndexToString(a.output_index),
+                               " by input_output_alias");
+      }
+      ctx.Report(id, StrCat(what, " is scheduled after ROOT and writes in place into the buffer",
+                            " of ", written, ", which ", evidence,
+                            "; the write lands after the computation's result is final and "
+                            "corrupts it (its result is unused, so it was likely added after "
+                            "the last DCE)"))
+          .WithSeverity(Severity::kError)
+          .Note(root, StrCat("ROOT '", m.name(root),
+                             "' is here; instructions after it run once the result is final"))
+          .Note(chosen.source.instr, producer_note)
+          .Fix("schedule the update before ROOT and use its result, or remove it");
+      return;
+    }
+
+    std::string message = StrCat(what, " updates ", written,
+                                 " in place, but its result has no users and it is not ROOT");
+    if (scheduled_after_root) message += ", and it is scheduled after ROOT";
+    const bool side_effect = effects.HasSideEffect(id);
+    if (side_effect) {
+      message += "; it has a side effect, so HloDCE keeps it, but its in-place result is unused";
+    } else if (has_control_dependencies) {
+      message += "; the mutation is lost (HloDCE keeps it only for its control dependencies)";
+    } else {
+      message += "; the mutation is lost and HloDCE will delete it";
+    }
+    auto report = ctx.Report(id, std::move(message));
+    if (side_effect) report.WithSeverity(Severity::kNote);
+    if (scheduled_after_root) {
+      report.Note(root, StrCat("ROOT '", m.name(root), "' is here"));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeDeadInPlacePastRootRule() {
+  return std::make_unique<DeadInPlacePastRootRule>();
+}
+
+}  // namespace hlolint
