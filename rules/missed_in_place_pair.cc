@@ -125,7 +125,8 @@ class MissedInPlacePairRule : public Rule {
     std::string message = StrCat(
         "fusion '", m.name(fusion), "' updates operand ", found.pair.operand, " ('",
         m.name(operand), "'", IndexSuffix(found.pair.operand_index), ") in place through ",
-        OpcodeName(m.opcode(op)), " '", m.name(op), "', but XLA's in-place pair discovery stops at ",
+        OpcodeName(m.opcode(op)), " '", m.name(op),
+        "', but XLA's in-place pair discovery stops at ",
         OpcodeName(m.opcode(first_blocker)), " '", m.name(first_blocker),
         "' (it looks only through tuple, get-tuple-element and bitcast), so no must-alias pair "
         "operand ", found.pair.operand, IndexSuffix(found.pair.operand_index), " -> output ",

@@ -197,7 +197,9 @@ std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) {
   if (called.empty()) return result;
   const InstrId root = m_.computation(called[0]).root;
   if (root == kNoId) return result;
-  auto follow = [&](ValueRef v) { return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v)); };
+  auto follow = [&](ValueRef v) {
+    return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v));
+  };
   auto pairs_of = [&](InstrId id) {
     Compute(id);
     auto span = Get(id);
