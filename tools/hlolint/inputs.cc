@@ -39,8 +39,7 @@ class Walker {
   void Walk(const std::string& directory, int depth) {
     struct stat st;
     if (::stat(directory.c_str(), &st) != 0) return;
-    // A directory reached twice (through a link loop or two links) is
-    // scanned only the first time.
+    // A directory reached twice (e.g. through a bind mount) is scanned once.
     if (!visited_.insert({st.st_dev, st.st_ino}).second) return;
     if (depth > kMaxDepth) {
       errors_->push_back(StrCat(directory, ": directories nested too deeply; not scanned"));
@@ -64,10 +63,14 @@ class Walker {
     for (const std::string& name : names) {
       if (name.empty() || name[0] == '.') continue;  // hidden files and folders
       const std::string path = JoinPath(directory, name);
+      struct stat link;
+      if (::lstat(path.c_str(), &link) != 0) continue;
       struct stat entry;
       if (::stat(path.c_str(), &entry) != 0) continue;  // dangling link: nothing to lint
       if (S_ISDIR(entry.st_mode)) {
-        if (!IsSkippedDirectoryName(name)) Walk(path, depth + 1);
+        // Links to directories are not followed (as git and ripgrep do): no
+        // loops, and no file reached under two names.
+        if (!S_ISLNK(link.st_mode) && !IsSkippedDirectoryName(name)) Walk(path, depth + 1);
       } else if (S_ISREG(entry.st_mode) && HasLintableExtension(name)) {
         out_->push_back({path, false});
       }

@@ -14,7 +14,7 @@ struct Input {
 // Expands the arguments in order: `-` is stdin; a directory contributes its
 // `*.hlo` and `*.txt` files recursively, sorted by name, skipping hidden
 // entries and build folders (build, build-*, bazel-*, ...), following
-// symbolic links but never entering a directory twice (so link loops end);
+// links to files but not links to directories (so link loops cannot trap it);
 // any other existing path is taken as it is, whatever its extension.
 // Problems (missing paths, unreadable directories) are appended to `errors`
 // as messages; the other inputs are still returned.

@@ -1,0 +1,602 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the hlolint command line (docs/cli.md).
+
+  cli_tests.py --hlolint PATH --source DIR [unittest arguments, e.g. a class name]
+
+ctest runs one test class per ctest test (tests/cli/CMakeLists.txt). The
+Snapshots class compares hlolint's output for every format with the files in
+tests/snapshots/ exactly; run with UPDATE_SNAPSHOTS=1 to rewrite them
+(`UPDATE_SNAPSHOTS=1 ctest -R snapshots`), then review the diff.
+"""
+import argparse
+import json
+import os
+import pty
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+HLOLINT = ""
+SOURCE = ""
+FORMATS = ["full", "concise", "json", "json-lines", "sarif", "github", "junit"]
+INPUTS = "tests/cli/inputs"
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR")}
+    env.update(extra)
+    return env
+
+
+def run(args, cwd=None, stdin=None, env=None):
+    return subprocess.run([HLOLINT] + args, cwd=cwd or SOURCE, input=stdin,
+                          capture_output=True, text=True, env=env or clean_env(), timeout=120)
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+MODULE_OK = "HloModule ok\nENTRY main {\n  p = f32[4]{0} parameter(0)\n  ROOT r = f32[4]{0} negate(p)\n}\n"
+MODULE_ERROR = "HloModule bad\nENTRY main {\n  p = f32[4]{0} parameter(0)\n  ROOT r = f32[4]{0} negate(p, q)\n}\n"
+# Only an unused suppression (a warning) and nothing else.
+MODULE_WARNING = ("HloModule warn\nENTRY main {\n  p = f32[4]{0} parameter(0)\n"
+                  "  ROOT r = f32[4]{0} negate(p)  // hlolint: ignore[no-such-rule]\n}\n")
+
+
+class TempDirTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="hlolint-cli-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def file(self, relative, text):
+        path = os.path.join(self.dir, relative)
+        write(path, text)
+        return path
+
+
+class ExitStatus(TempDirTest):
+    def test_clean_is_0(self):
+        p = run([self.file("ok.hlo", MODULE_OK)])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, "")
+
+    def test_error_is_1(self):
+        p = run([self.file("bad.hlo", MODULE_ERROR)])
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("error: instruction does not exist: q [parse-error]", p.stdout)
+
+    def test_warning_passes_by_default_and_fails_with_fail_on_warning(self):
+        path = self.file("warn.hlo", MODULE_WARNING)
+        self.assertEqual(run([path]).returncode, 0)
+        self.assertEqual(run(["--fail-on", "warning", path]).returncode, 1)
+        self.assertEqual(run(["--fail-on", "error", path]).returncode, 0)
+
+    def test_note_fails_only_with_fail_on_note(self):
+        path = self.file("warn.hlo", MODULE_WARNING)
+        args = ["--severity-override", "unused-suppression=note", path]
+        p = run(args)
+        self.assertEqual(p.returncode, 0)
+        self.assertIn(": note: suppression names unknown rule 'no-such-rule'", p.stdout)
+        self.assertEqual(run(["--fail-on", "warning"] + args).returncode, 0)
+        self.assertEqual(run(["--fail-on", "note"] + args).returncode, 1)
+
+    def test_exit_zero_forces_0_but_not_on_errors(self):
+        path = self.file("bad.hlo", MODULE_ERROR)
+        self.assertEqual(run(["--exit-zero", path]).returncode, 0)
+        p = run(["--exit-zero", path, os.path.join(self.dir, "missing.hlo")])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("missing.hlo: No such file or directory", p.stderr)
+        self.assertIn("[parse-error]", p.stdout)  # the other input is still linted
+
+    def test_missing_file_is_2_with_message(self):
+        p = run([os.path.join(self.dir, "missing.hlo")])
+        self.assertEqual(p.returncode, 2)
+        self.assertRegex(p.stderr, r"^hlolint: error: .*missing\.hlo: No such file or directory\n")
+
+    def test_usage_errors_are_2(self):
+        for args, message in [
+            (["--no-such-flag", "x.hlo"], "--no-such-flag"),
+            (["--format", "xml", "x.hlo"], "unknown format 'xml'"),
+            (["--fail-on", "fatal", "x.hlo"], "--fail-on must be error, warning or note"),
+            (["--color", "sometimes", "x.hlo"], "--color must be auto, always or never"),
+            (["--select", "parse-eror", "x.hlo"],
+             "--select: unknown rule or category 'parse-eror' (did you mean 'parse-error'?)"),
+            (["--ignore", "nonsense-rule-name", "x.hlo"], "unknown rule or category"),
+            (["--severity-override", "parse-error", "x.hlo"], "expected RULE=error|warning|note"),
+            (["--config", "a.json", "--no-config", "x.hlo"], "contradict"),
+            ([], "no input"),
+        ]:
+            with self.subTest(args=args):
+                p = run(args)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(message, p.stderr)
+                self.assertEqual(p.stdout, "")
+
+    def test_status_is_never_a_count(self):
+        path = self.file("many.hlo", "// -----\n".join([MODULE_ERROR] * 256))
+        p = run(["--format", "json", path])
+        self.assertEqual(len(json.loads(p.stdout)["diagnostics"]), 256)
+        self.assertEqual(p.returncode, 1)
+
+    def test_help_and_version_are_0(self):
+        p = run(["--help"])
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("--fail-on", p.stdout)
+        p = run(["--version"])
+        self.assertEqual(p.returncode, 0)
+        self.assertRegex(p.stdout, r"^hlolint \d+\.\d+\.\d+\n$")
+
+
+class Selection(TempDirTest):
+    def rules_reported(self, args):
+        p = run(["--format", "json", "--exit-zero"] + args)
+        self.assertIn(p.returncode, (0,), p.stderr)
+        return sorted({d["rule"] for d in json.loads(p.stdout)["diagnostics"]})
+
+    def setUp(self):
+        super().setUp()
+        self.path = self.file("mixed.hlo", MODULE_ERROR + "// -----\n" + MODULE_WARNING)
+
+    def test_default_runs_every_rule(self):
+        self.assertEqual(self.rules_reported([self.path]), ["parse-error", "unused-suppression"])
+
+    def test_select_ids_categories_and_all(self):
+        self.assertEqual(self.rules_reported(["--select", "parse-error", self.path]), ["parse-error"])
+        self.assertEqual(self.rules_reported(["--select", "meta", self.path]), ["unused-suppression"])
+        self.assertEqual(self.rules_reported(["--select", "ALL", self.path]),
+                         ["parse-error", "unused-suppression"])
+        self.assertEqual(self.rules_reported(["--select", "parse", "--select", "meta", self.path]),
+                         ["parse-error", "unused-suppression"])
+
+    def test_ignore_and_extend_select(self):
+        self.assertEqual(self.rules_reported(["--ignore", "parse", self.path]), ["unused-suppression"])
+        self.assertEqual(self.rules_reported(["--select", "parse-error", "--extend-select",
+                                              "unused-suppression", self.path]),
+                         ["parse-error", "unused-suppression"])
+        self.assertEqual(self.rules_reported(["--select", "ALL", "--ignore", "ALL", self.path]), [])
+
+    def test_severity_override(self):
+        p = run(["--format", "json", "--severity-override", "parse-error=warning", self.path])
+        severities = {d["rule"]: d["severity"] for d in json.loads(p.stdout)["diagnostics"]}
+        self.assertEqual(severities["parse-error"], "warning")
+        self.assertEqual(p.returncode, 0)
+
+
+class Configuration(TempDirTest):
+    def diagnostics(self, args, cwd=None):
+        p = run(["--format", "json", "--exit-zero"] + args, cwd=cwd)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return json.loads(p.stdout)["diagnostics"]
+
+    def test_nearest_config_wins(self):
+        self.file(".hlolint.json", '{"ignore": ["parse-error"]}')
+        self.file("sub/.hlolint.json", '{"select": ["parse"]}')
+        top = self.file("top.hlo", MODULE_ERROR + "// -----\n" + MODULE_WARNING)
+        nested = self.file("sub/deeper/nested.hlo", MODULE_ERROR + "// -----\n" + MODULE_WARNING)
+        by_file = {}
+        for d in self.diagnostics([top, nested]):
+            by_file.setdefault(os.path.basename(d["file"]), set()).add(d["rule"])
+        self.assertEqual(by_file, {"top.hlo": {"unused-suppression"}, "nested.hlo": {"parse-error"}})
+
+    def test_no_config_and_explicit_config(self):
+        self.file(".hlolint.json", '{"ignore": ["parse-error"]}')
+        other = self.file("elsewhere/strict.json", '{"select": ["meta"]}')
+        path = self.file("a.hlo", MODULE_ERROR + "// -----\n" + MODULE_WARNING)
+        self.assertEqual({d["rule"] for d in self.diagnostics(["--no-config", path])},
+                         {"parse-error", "unused-suppression"})
+        self.assertEqual({d["rule"] for d in self.diagnostics(["--config", other, path])},
+                         {"unused-suppression"})
+
+    def test_cli_select_overrides_config(self):
+        self.file(".hlolint.json", '{"ignore": ["parse-error"]}')
+        path = self.file("a.hlo", MODULE_ERROR)
+        self.assertEqual({d["rule"] for d in self.diagnostics(["--select", "parse-error", path])},
+                         {"parse-error"})
+
+    def test_fail_on_and_severity_overrides_from_config(self):
+        path = self.file("a.hlo", MODULE_WARNING)
+        self.assertEqual(run([path]).returncode, 0)
+        self.file(".hlolint.json", '{"fail-on": "warning"}')
+        self.assertEqual(run([path]).returncode, 1)
+        self.assertEqual(run(["--fail-on", "error", path]).returncode, 0)  # the flag wins
+        self.file(".hlolint.json", '{"fail-on": "warning", "severity-overrides": {"meta": "note"}}')
+        self.assertEqual(run([path]).returncode, 0)
+
+    def test_per_path_ignores_are_relative_to_the_config(self):
+        self.file(".hlolint.json", '{"per-path-ignores": {"generated/**": ["parse"], "*.txt": ["ALL"]}}')
+        generated = self.file("generated/x/a.hlo", MODULE_ERROR)
+        text = self.file("b.txt", MODULE_ERROR)
+        handwritten = self.file("src/generated/c.hlo", MODULE_ERROR)
+        files = {os.path.relpath(d["file"], self.dir) for d in self.diagnostics([generated, text, handwritten])}
+        self.assertEqual(files, {"src/generated/c.hlo"})
+
+    def test_errors_are_located_and_exit_2(self):
+        config = self.file(".hlolint.json", '{\n  "select": ["ALL"],\n  "fail_on": "warning"\n}\n')
+        p = run([self.file("a.hlo", MODULE_OK)])
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stderr, f"{config}:3:3: error: unknown key 'fail_on' (did you mean 'fail-on'?)\n")
+        self.assertEqual(p.stdout, "")
+        self.file(".hlolint.json", '{"select": ["ALL"], "fail-on": "loud"}')
+        p = run([self.file("a.hlo", MODULE_OK)])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(".hlolint.json:1:32: error: expected \"error\", \"warning\" or \"note\"", p.stderr)
+        self.file(".hlolint.json", '{"rules": {"reshape-not-bitcats": {}}}')
+        p = run([self.file("a.hlo", MODULE_OK)])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unknown rule 'reshape-not-bitcats'", p.stderr)
+        p = run(["--config", os.path.join(self.dir, "nope.json"), self.file("a.hlo", MODULE_OK)])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("nope.json: error: cannot read the configuration file", p.stderr)
+
+    def test_config_for_stdin_comes_from_stdin_filename(self):
+        self.file("dir/.hlolint.json", '{"ignore": ["parse-error"]}')
+        name = os.path.join(self.dir, "dir", "piped.hlo")
+        p = run(["--format", "json", "-", "--stdin-filename", name], stdin=MODULE_ERROR)
+        self.assertEqual(json.loads(p.stdout)["diagnostics"], [])
+        self.assertEqual(p.returncode, 0)
+
+
+class Suppressions(TempDirTest):
+    def test_used_and_unused(self):
+        p = run(["--format", "concise", "tests/cli/inputs/suppressions.hlo"])
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual(p.stdout, (
+            "tests/cli/inputs/suppressions.hlo:12:52: warning: suppression of 'parse-error' silences nothing [unused-suppression]\n"
+            "tests/cli/inputs/suppressions.hlo:12:65: warning: suppression names unknown rule 'parse-eror' [unused-suppression]\n"))
+
+    def test_suppressed_count_in_summary(self):
+        p = run(["--format", "json", "tests/cli/inputs/suppressions.hlo"])
+        self.assertEqual(json.loads(p.stdout)["summary"]["suppressed"], 1)
+
+
+class Baselines(TempDirTest):
+    RENUMBER = re.compile(r"\b([A-Za-z_][A-Za-z0-9_\-]*)\.(\d+)\b")
+
+    def renumbered(self, text):
+        # Every name suffix changes and three lines are added on top, as when
+        # XLA re-dumps a slightly different program.
+        return "// regenerated\n// by a newer compiler\n\n" + self.RENUMBER.sub(
+            lambda m: f"{m.group(1)}.{int(m.group(2)) + 1000}", text)
+
+    def test_write_then_read(self):
+        path = self.file("a.hlo", MODULE_ERROR + "// -----\n" + MODULE_WARNING)
+        baseline = os.path.join(self.dir, "baseline.json")
+        p = run(["--write-baseline", baseline, path])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("recorded 2 findings", p.stderr)
+        doc = json.load(open(baseline))
+        self.assertEqual(doc["version"], 1)
+        self.assertEqual(sorted(f["rule"] for f in doc["findings"]), ["parse-error", "unused-suppression"])
+        p = run(["--baseline", baseline, "--fail-on", "note", path])
+        self.assertEqual((p.returncode, p.stdout), (0, ""))
+        # A new finding is reported; the old ones stay hidden.
+        with open(path, "a") as f:
+            f.write("// -----\nHloModule new_one\nENTRY main {\n  ROOT c = f32[] constant(1), bogus=2\n}\n")
+        p = run(["--baseline", baseline, "--format", "json", path])
+        self.assertEqual(p.returncode, 1)
+        doc = json.loads(p.stdout)
+        self.assertEqual([d["module"] for d in doc["diagnostics"]], ["new_one"])
+        self.assertEqual(doc["summary"]["baselined"], 2)
+
+    def test_survives_renumbered_names_and_shifted_lines(self):
+        sources = [os.path.join(SOURCE, "tests/cli/inputs/parse_errors.hlo")]
+        examples = os.path.join(SOURCE, "examples")
+        if os.path.isdir(examples):
+            sources += sorted(os.path.join(examples, n) for n in os.listdir(examples) if n.endswith(".hlo"))
+        originals, changed = [], []
+        for i, source in enumerate(sources):
+            text = open(source, encoding="utf-8").read()
+            originals.append(self.file(f"before/{i}.hlo", text))
+            changed.append(self.file(f"after/{i}.hlo", self.renumbered(text)))
+        baseline = os.path.join(self.dir, "baseline.json")
+        self.assertEqual(run(["--write-baseline", baseline] + originals).returncode, 0)
+        before = json.loads(run(["--format", "json"] + originals).stdout)["diagnostics"]
+        after = json.loads(run(["--format", "json"] + changed).stdout)["diagnostics"]
+        # The test means something only if the changed files still have findings,
+        # on other lines and with other names.
+        self.assertGreater(len(after), 0)
+        self.assertEqual(len(before), len(after))
+        self.assertNotEqual([d["line"] for d in before], [d["line"] for d in after])
+        self.assertEqual(sorted(d["fingerprint"] for d in before), sorted(d["fingerprint"] for d in after))
+        p = run(["--baseline", baseline, "--format", "json", "--fail-on", "note"] + changed)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertEqual(json.loads(p.stdout)["diagnostics"], [])
+
+    def test_bad_baseline_is_2(self):
+        path = self.file("a.hlo", MODULE_OK)
+        bad = self.file("b.json", '{"version": 1, "findings": [{"count": 1}]}')
+        p = run(["--baseline", bad, path])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("b.json:1:29: error: each finding needs a \"fingerprint\" string", p.stderr)
+
+
+class Inputs(TempDirTest):
+    def test_stdin(self):
+        p = run(["-", "--stdin-filename", "dumps/piped.hlo"], stdin=MODULE_ERROR)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stdout, "dumps/piped.hlo:4:32: error: instruction does not exist: q [parse-error]\n")
+        p = run(["-"], stdin=MODULE_ERROR)
+        self.assertTrue(p.stdout.startswith("<stdin>:4:32: error:"), p.stdout)
+
+    def test_directories_are_walked_in_order_skipping_hidden_and_build(self):
+        for name in ["b.hlo", "a.txt", "notes.md", "sub/c.hlo", "sub/z/d.txt", ".hidden/e.hlo",
+                     ".f.hlo", "build/g.hlo", "build-release/h.hlo", "bazel-out/i.hlo",
+                     "node_modules/j.hlo", "sub/build/k.hlo"]:
+            self.file(os.path.join("tree", name), MODULE_OK)
+        tree = os.path.join(self.dir, "tree")
+        os.symlink("..", os.path.join(tree, "sub", "loop"))      # a link loop
+        os.symlink("sub", os.path.join(tree, "again"))            # a second way in
+        os.symlink("missing", os.path.join(tree, "dangling.hlo"))
+        p = run(["--show-files", "tree"], cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.splitlines(),
+                         ["tree/a.txt", "tree/b.hlo", "tree/sub/c.hlo", "tree/sub/z/d.txt"])
+        # A build folder named explicitly is linted; a file is taken whatever its name.
+        p = run(["--show-files", "tree/build", "tree/notes.md", "tree/notes.md"], cwd=self.dir)
+        self.assertEqual(p.stdout.splitlines(), ["tree/build/g.hlo", "tree/notes.md"])
+        p = run(["--format", "json", "tree/"], cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual([f["path"] for f in json.loads(p.stdout)["files"]],
+                         ["tree/a.txt", "tree/b.hlo", "tree/sub/c.hlo", "tree/sub/z/d.txt"])
+
+    def test_unsupported_format(self):
+        p = run(["--format", "concise", "tests/cli/inputs/proto.txt"])
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("tests/cli/inputs/proto.txt:2:1: warning: this is an HloModuleProto", p.stdout)
+
+
+class Parallelism(unittest.TestCase):
+    def test_jobs_do_not_change_the_output(self):
+        paths = ["tests/cli/inputs", "tests/golden"] + (["examples"] if os.path.isdir(os.path.join(SOURCE, "examples")) else [])
+        for fmt in ["json", "concise", "sarif"]:
+            with self.subTest(format=fmt):
+                one = run(["--format", fmt, "--jobs", "1"] + paths)
+                four = run(["--format", fmt, "--jobs", "4"] + paths)
+                self.assertEqual(one.returncode, four.returncode)
+                self.assertEqual(one.stdout, four.stdout)
+                self.assertGreater(len(one.stdout), 0)
+
+
+class OutputOptions(TempDirTest):
+    def test_output_file_is_written_atomically(self):
+        out = os.path.join(self.dir, "report.json")
+        write(out, "old contents")
+        p = run(["--format", "json", "-o", out, "tests/cli/inputs/parse_errors.hlo"])
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stdout, "")
+        self.assertEqual(len(json.load(open(out))["diagnostics"]), 2)
+        self.assertEqual(os.listdir(self.dir), ["report.json"])  # no temporary file left
+        p = run(["-o", os.path.join(self.dir, "no/such/dir/r.txt"), "tests/cli/inputs/clean.hlo"])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("cannot create a temporary file", p.stderr)
+
+    def test_default_format_is_concise_when_not_a_terminal(self):
+        default = run(["tests/cli/inputs/parse_errors.hlo"])
+        concise = run(["--format", "concise", "tests/cli/inputs/parse_errors.hlo"])
+        self.assertEqual(default.stdout, concise.stdout)
+
+    def test_default_format_is_full_with_colour_on_a_terminal(self):
+        def on_terminal(env):
+            master, slave = pty.openpty()
+            proc = subprocess.Popen([HLOLINT, "tests/cli/inputs/parse_errors.hlo"], cwd=SOURCE,
+                                    stdout=slave, stderr=subprocess.DEVNULL, env=env)
+            os.close(slave)
+            chunks = []
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            proc.wait(timeout=60)
+            os.close(master)
+            return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+        text = on_terminal(clean_env())
+        self.assertIn("\x1b[", text)
+        self.assertIn(" 5 |   ROOT r = f32[4]{0} negate(p, q)\n", re.sub(r"\x1b\[[0-9;]*m", "", text))
+        text = on_terminal(clean_env(NO_COLOR="1"))
+        self.assertNotIn("\x1b[", text)
+        self.assertIn("Found 2 errors in 1 file", text)
+
+    def test_colour_flags_and_environment(self):
+        args = ["--format", "full", "tests/cli/inputs/parse_errors.hlo"]
+        self.assertNotIn("\x1b[", run(args).stdout)
+        self.assertIn("\x1b[", run(args + ["--color", "always"]).stdout)
+        self.assertIn("\x1b[", run(args, env=clean_env(FORCE_COLOR="1")).stdout)
+        self.assertIn("\x1b[", run(args, env=clean_env(CLICOLOR_FORCE="1")).stdout)
+        self.assertNotIn("\x1b[", run(args, env=clean_env(FORCE_COLOR="0")).stdout)
+        self.assertNotIn("\x1b[", run(args + ["--color", "never"], env=clean_env(FORCE_COLOR="1")).stdout)
+        self.assertIn("\x1b[", run(args + ["--color", "always"], env=clean_env(NO_COLOR="1")).stdout)
+
+    def test_statistics(self):
+        p = run(["--statistics", "--format", "json", "tests/cli/inputs"])
+        json.loads(p.stdout)  # stdout stays one JSON document
+        self.assertIn("Statistics:", p.stderr)
+        self.assertRegex(p.stderr, r"\n\s+2  parse-error\n")
+        self.assertRegex(p.stderr, r"files: 4 \(0 unreadable\), modules: \d+, computations: \d+, instructions: \d+, bytes: \d+")
+        self.assertRegex(p.stderr, r"wall time: \d+\.\d+ s with \d+ jobs?")
+        p = run(["--statistics", "--format", "concise", "tests/cli/inputs"])
+        self.assertIn("Statistics:", p.stdout)
+
+    def test_quiet_and_silent(self):
+        args = ["--format", "full", "tests/cli/inputs/parse_errors.hlo"]
+        self.assertIn("Found 2 errors", run(args).stdout)
+        quiet = run(args + ["-q"])
+        self.assertNotIn("Found", quiet.stdout)
+        self.assertIn("[parse-error]", quiet.stdout)
+        silent = run(args + ["--silent"])
+        self.assertEqual((silent.returncode, silent.stdout), (1, ""))
+
+    def test_github_warns_when_annotations_are_dropped(self):
+        path = self.file("many.hlo", "// -----\n".join([MODULE_ERROR] * 11))
+        p = run(["--format", "github", path])
+        lines = p.stdout.splitlines()
+        self.assertEqual(sum(l.startswith("::error ") for l in lines), 11)
+        self.assertEqual(lines[-2], "hlolint: 11 errors in 1 file")
+        self.assertTrue(lines[-1].startswith("hlolint: 11 error annotations, but GitHub shows only 10"))
+
+    def test_junit_has_a_test_case_per_file(self):
+        p = run(["--format", "junit", "tests/cli/inputs"])
+        root = ET.fromstring(p.stdout)
+        cases = root.findall("./testsuite/testcase")
+        self.assertEqual([c.get("name") for c in cases],
+                         ["tests/cli/inputs/clean.hlo", "tests/cli/inputs/parse_errors.hlo",
+                          "tests/cli/inputs/proto.txt", "tests/cli/inputs/suppressions.hlo"])
+        self.assertEqual(len(cases[1].findall("failure")), 2)
+        self.assertEqual(root.get("failures"), "1")
+
+
+class Rules(unittest.TestCase):
+    def registered(self):
+        p = run(["--list-rules", "--format", "json"])
+        self.assertEqual(p.returncode, 0)
+        return json.loads(p.stdout)
+
+    def test_list_rules_lists_every_rule(self):
+        rules = self.registered()
+        self.assertGreaterEqual(len(rules), 3)
+        table = run(["--list-rules"]).stdout.splitlines()
+        self.assertEqual(table[0].split(), ["RULE", "CATEGORY", "SEVERITY", "SUMMARY"])
+        self.assertEqual(len(table), len(rules) + 1)
+        for rule, line in zip(rules, table[1:]):
+            self.assertEqual(line.split()[:3], [rule["id"], rule["category"], rule["severity"]])
+            self.assertTrue(line.endswith(rule["summary"]))
+
+    def test_explain_prints_every_rule_page(self):
+        for rule in self.registered():
+            with self.subTest(rule=rule["id"]):
+                p = run(["--explain", rule["id"]])
+                self.assertEqual(p.returncode, 0, p.stderr)
+                with open(os.path.join(SOURCE, "docs/rules", rule["id"] + ".md"), encoding="utf-8") as f:
+                    self.assertEqual(p.stdout, f.read())
+
+    def test_explain_unknown_rule(self):
+        p = run(["--explain", "unused-supression"])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unknown rule 'unused-supression' (did you mean 'unused-suppression'?)", p.stderr)
+
+    def test_every_rule_is_selectable(self):
+        for rule in self.registered():
+            with self.subTest(rule=rule["id"]):
+                p = run(["--select", rule["id"], "tests/cli/inputs/clean.hlo"])
+                self.assertEqual(p.returncode, 0, p.stderr)
+
+
+class Schemas(unittest.TestCase):
+    def setUp(self):
+        import jsonschema  # Debian's python3-jsonschema
+        self.jsonschema = jsonschema
+        self.paths = ["tests/cli/inputs", "tests/golden"]
+        if os.path.isdir(os.path.join(SOURCE, "examples")):
+            self.paths.append("examples")
+
+    def load(self, relative):
+        with open(os.path.join(SOURCE, relative), encoding="utf-8") as f:
+            return json.load(f)
+
+    def test_sarif_validates_against_the_official_schema(self):
+        schema = self.load("tests/schemas/sarif-schema-2.1.0.json")
+        p = run(["--format", "sarif"] + self.paths)
+        log = json.loads(p.stdout)
+        self.jsonschema.validate(log, schema, cls=self.jsonschema.Draft7Validator)
+        run_ = log["runs"][0]
+        self.assertGreater(len(run_["results"]), 0)
+        registered = json.loads(run(["--list-rules", "--format", "json"]).stdout)
+        self.assertEqual([r["id"] for r in run_["tool"]["driver"]["rules"]], [r["id"] for r in registered])
+        for rule in run_["tool"]["driver"]["rules"]:
+            for field in ("shortDescription", "fullDescription", "help"):
+                self.assertTrue(rule[field]["text"], (rule["id"], field))
+            self.assertLessEqual(len(rule["fullDescription"]["text"]), 1024)
+        for result in run_["results"]:
+            self.assertEqual(run_["tool"]["driver"]["rules"][result["ruleIndex"]]["id"], result["ruleId"])
+            region = result["locations"][0]["physicalLocation"]["region"]
+            self.assertTrue({"startLine", "startColumn", "endLine", "endColumn"} <= set(region))
+            self.assertFalse(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith("/"))
+            self.assertIn("primaryLocationLineHash", result["partialFingerprints"])
+
+    def test_json_validates_against_our_schema(self):
+        schema = self.load("docs/hlolint-output.schema.json")
+        self.jsonschema.Draft7Validator.check_schema(schema)
+        p = run(["--format", "json"] + self.paths)
+        doc = json.loads(p.stdout)
+        self.jsonschema.validate(doc, schema, cls=self.jsonschema.Draft7Validator)
+        self.assertGreater(len(doc["diagnostics"]), 0)
+        # json-lines: every line is one diagnostic of the same schema.
+        diagnostic = dict(schema["definitions"]["diagnostic"], definitions=schema["definitions"])
+        lines = run(["--format", "json-lines"] + self.paths).stdout.splitlines()
+        self.assertEqual(len(lines), len(doc["diagnostics"]))
+        for line, expected in zip(lines, doc["diagnostics"]):
+            item = json.loads(line)
+            self.jsonschema.validate(item, diagnostic, cls=self.jsonschema.Draft7Validator)
+            self.assertEqual(item, expected)
+
+    def test_json_with_an_unreadable_file_still_validates(self):
+        schema = self.load("docs/hlolint-output.schema.json")
+        p = run(["--format", "json", "tests/cli/inputs/clean.hlo", "/nonexistent/x.hlo", "/proc/self/mem"])
+        self.assertEqual(p.returncode, 2)
+        self.jsonschema.validate(json.loads(p.stdout), schema, cls=self.jsonschema.Draft7Validator)
+
+
+def snapshot_cases():
+    cases = []
+    for fmt in FORMATS:
+        cases.append((f"inputs.{fmt}", ["--select", "parse,meta", "--format", fmt, INPUTS]))
+    cases.append(("inputs.full-color", ["--select", "parse,meta", "--format", "full", "--color", "always", INPUTS]))
+    examples = os.path.join(SOURCE, "examples")
+    if os.path.isdir(examples) and any(n.endswith(".hlo") for n in os.listdir(examples)):
+        for fmt in FORMATS:
+            cases.append((f"examples.{fmt}", ["--format", fmt, "examples"]))
+    return cases
+
+
+class Snapshots(unittest.TestCase):
+    """Exact output of every format; UPDATE_SNAPSHOTS=1 rewrites tests/snapshots/."""
+
+    def test_snapshots(self):
+        update = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+        directory = os.path.join(SOURCE, "tests", "snapshots")
+        os.makedirs(directory, exist_ok=True)
+        for name, args in snapshot_cases():
+            with self.subTest(snapshot=name):
+                p = run(args)
+                self.assertEqual(p.stderr, "", name)
+                text = f"$ hlolint {' '.join(args)}\nexit status: {p.returncode}\n----- stdout -----\n{p.stdout}"
+                path = os.path.join(directory, name + ".snap")
+                if update:
+                    write(path, text)
+                    continue
+                self.assertTrue(os.path.exists(path),
+                                f"{path} is missing; run UPDATE_SNAPSHOTS=1 ctest -R snapshots")
+                with open(path, encoding="utf-8") as f:
+                    expected = f.read()
+                self.maxDiff = None
+                self.assertEqual(text, expected,
+                                 f"{name}: output changed; if intended, run "
+                                 f"UPDATE_SNAPSHOTS=1 ctest -R snapshots and review the diff")
+
+
+def main():
+    global HLOLINT, SOURCE
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hlolint", required=True)
+    parser.add_argument("--source", required=True)
+    args, rest = parser.parse_known_args()
+    HLOLINT = os.path.abspath(args.hlolint)
+    SOURCE = os.path.abspath(args.source)
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
