@@ -25,37 +25,47 @@ std::string_view SarifLevel(Severity severity) {
   return "warning";
 }
 
-// The first paragraph of the rule page's "What it finds" section (or of the
-// page), on one line and at most 1024 characters.
+// The rule page's "What it finds" section (or its first paragraph when the
+// page has no such section): paragraphs kept, lines within one joined, at
+// most 1024 characters, cut at a sentence or word end when it is longer.
 std::string FullDescription(const RuleDescription& rule) {
   std::string_view page = rule.documentation;
   const size_t section = page.find("## What it finds");
-  if (section != std::string_view::npos) page.remove_prefix(section);
-  std::string paragraph;
-  bool started = false;
+  const bool whole_section = section != std::string_view::npos;
+  if (whole_section) page.remove_prefix(section);
+  std::string text;
+  bool started = false, paragraph_break = false;
   for (std::string_view line : Split(page, '\n')) {
     const bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
-    const bool skip = !line.empty() && (line.front() == '#' || line.rfind("Category:", 0) == 0);
+    const bool heading = !line.empty() && line.front() == '#';
+    const bool skip = heading || line.rfind("Category:", 0) == 0;
     if (!started) {
       if (blank || skip) continue;
       started = true;
-    } else if (blank || skip) {
+    } else if (heading || (blank && !whole_section)) {
       break;
     }
-    if (!paragraph.empty()) paragraph.push_back(' ');
-    paragraph.append(line.substr(line.find_first_not_of(' ')));
-  }
-  if (paragraph.empty()) paragraph = rule.summary;
-  if (paragraph.size() > kMaxDescription) {
-    paragraph.resize(kMaxDescription - 3);
-    // Do not cut a UTF-8 sequence in half.
-    while (!paragraph.empty() && (static_cast<uint8_t>(paragraph.back()) & 0xC0) == 0x80) {
-      paragraph.pop_back();
+    if (blank) {
+      paragraph_break = true;
+      continue;
     }
-    if (!paragraph.empty() && static_cast<uint8_t>(paragraph.back()) >= 0xC0) paragraph.pop_back();
-    paragraph += "...";
+    const bool list_item = line.find_first_not_of(' ') != std::string_view::npos &&
+                           (line[line.find_first_not_of(' ')] == '*' ||
+                            line[line.find_first_not_of(' ')] == '-');
+    if (!text.empty()) text += paragraph_break ? "\n\n" : (list_item ? "\n" : " ");
+    paragraph_break = false;
+    text.append(line.substr(line.find_first_not_of(' ')));
   }
-  return paragraph;
+  if (text.empty()) text = rule.summary;
+  if (text.size() > kMaxDescription) {
+    std::string_view cut = std::string_view(text).substr(0, kMaxDescription - 3);
+    size_t end = cut.rfind(". ");
+    if (end == std::string_view::npos || end < kMaxDescription / 2) end = cut.rfind(' ');
+    if (end == std::string_view::npos) end = cut.size();
+    const size_t keep = end < cut.size() && cut[end] == '.' ? end + 1 : end;
+    text = StrCat(cut.substr(0, keep), "...");
+  }
+  return text;
 }
 
 // "reshape-not-bitcast" -> "ReshapeNotBitcast".

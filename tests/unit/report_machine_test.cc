@@ -79,7 +79,7 @@ TEST_CASE("sarif lists the rules and locates results with fingerprints") {
   CHECK(rules[0]["id"] == "reshape-not-bitcast");
   CHECK(rules[0]["name"] == "ReshapeNotBitcast");
   CHECK(rules[0]["shortDescription"]["text"] == "Reshape that is not a bitcast");
-  CHECK(rules[0]["fullDescription"]["text"] == "A reshape whose layouts move data.");
+  CHECK(rules[0]["fullDescription"]["text"] == "A reshape whose layouts move data.\n\nMore text.");
   CHECK(rules[0]["help"]["markdown"] == f.rules[0].documentation);
   CHECK(rules[0]["defaultConfiguration"]["level"] == "error");
   CHECK(rules[1]["fullDescription"]["text"] == "Suppression that silences nothing");
