@@ -6,7 +6,7 @@
 ctest runs one test class per ctest test (tests/cli/CMakeLists.txt). The
 Snapshots class compares hlolint's output for every format with the files in
 tests/snapshots/ exactly; run with UPDATE_SNAPSHOTS=1 to rewrite them
-(`UPDATE_SNAPSHOTS=1 ctest -R snapshots`), then review the diff.
+(`UPDATE_SNAPSHOTS=1 ctest -R Snapshots`), then review the diff.
 """
 import argparse
 import json
@@ -349,6 +349,19 @@ class Inputs(TempDirTest):
         self.assertEqual([f["path"] for f in json.loads(p.stdout)["files"]],
                          ["tree/a.txt", "tree/b.hlo", "tree/sub/c.hlo", "tree/sub/z/d.txt"])
 
+    def test_dump_file_names_reach_the_rules(self):
+        # Rules read the pass from XLA's dump file name (RuleContext::dump());
+        # reshape-not-bitcast mentions it in a note.
+        example = os.path.join(SOURCE, "examples", "reshape-not-bitcast.hlo")
+        if not os.path.exists(example):
+            self.skipTest("examples/reshape-not-bitcast.hlo is not there")
+        name = "module_0042.jit_f.0007.gpu.after_cublas-gemm-rewriter.before_layout_normalization.txt"
+        path = self.file(name, open(example, encoding="utf-8").read())
+        p = run(["--format", "concise", "--select", "reshape-not-bitcast", path])
+        self.assertIn("note: this dump was taken after pass 'cublas-gemm-rewriter'", p.stdout)
+        p = run(["--format", "concise", "--select", "reshape-not-bitcast", example])
+        self.assertNotIn("this dump was taken", p.stdout)
+
     def test_unsupported_format(self):
         p = run(["--format", "concise", "tests/cli/inputs/proto.txt"])
         self.assertEqual(p.returncode, 0)
@@ -642,13 +655,13 @@ class Snapshots(unittest.TestCase):
                     write(path, text)
                     continue
                 self.assertTrue(os.path.exists(path),
-                                f"{path} is missing; run UPDATE_SNAPSHOTS=1 ctest -R snapshots")
+                                f"{path} is missing; run UPDATE_SNAPSHOTS=1 ctest -R Snapshots")
                 with open(path, encoding="utf-8") as f:
                     expected = f.read()
                 self.maxDiff = None
                 self.assertEqual(text, expected,
                                  f"{name}: output changed; if intended, run "
-                                 f"UPDATE_SNAPSHOTS=1 ctest -R snapshots and review the diff")
+                                 f"UPDATE_SNAPSHOTS=1 ctest -R Snapshots and review the diff")
 
 
 def main():

@@ -5,17 +5,25 @@
 #include <exception>
 #include <thread>
 
+#include "dump/dump_name.h"
 #include "source/source_file.h"
 
 namespace hlolint {
 namespace {
 
-FileResult LintOneUnguarded(const LintTask& task) {
+FileResult LintWith(const LintTask& task, const LintOptions& options) {
   if (task.text != nullptr) {
     std::unique_ptr<SourceFile> file = SourceFile::FromString(task.display_path, *task.text);
-    return LintSource(*file, *task.options);
+    return LintSource(*file, options);
   }
-  return LintFile(task.path, task.display_path, *task.options);
+  return LintFile(task.path, task.display_path, options);
+}
+
+FileResult LintOneUnguarded(const LintTask& task) {
+  if (!task.dump) return LintWith(task, *task.options);
+  LintOptions options = *task.options;  // small: rule pointers and options
+  options.dump = &*task.dump;
+  return LintWith(task, options);
 }
 
 // An exception escaping a worker thread would end the process; report it as
@@ -33,6 +41,22 @@ FileResult LintOne(const LintTask& task) {
 }
 
 }  // namespace
+
+std::optional<DumpContext> DumpContextForPath(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string_view basename =
+      slash == std::string::npos ? std::string_view(path) : std::string_view(path).substr(slash + 1);
+  std::optional<DumpFileName> name = ParseDumpFileName(basename);
+  if (!name) return std::nullopt;
+  DumpContext context;
+  context.module_id = name->module_id;
+  context.module_name = name->module_name;
+  context.step = name->step;
+  context.pipeline = name->pipeline;
+  context.after_pass = name->after_pass;
+  context.before_pass = name->before_pass;
+  return context;
+}
 
 std::vector<FileResult> LintAll(const std::vector<LintTask>& tasks, int jobs) {
   std::vector<FileResult> results(tasks.size());

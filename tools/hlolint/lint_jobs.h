@@ -3,9 +3,11 @@
 // at most `jobs` modules' IR are alive at once.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/dump_context.h"
 #include "engine/lint.h"
 
 namespace hlolint {
@@ -15,7 +17,13 @@ struct LintTask {
   std::string display_path;             // as shown in diagnostics
   const std::string* text = nullptr;    // contents already read (stdin); null: open `path`
   const LintOptions* options = nullptr;
+  // What the file's XLA dump name says (module, pass), when it has one.
+  std::optional<DumpContext> dump;
 };
+
+// The dump context of a file named like an XLA dump
+// (module_0042.jit_f.0007.pipeline.after_a.before_b.txt); nullopt otherwise.
+std::optional<DumpContext> DumpContextForPath(const std::string& path);
 
 std::vector<FileResult> LintAll(const std::vector<LintTask>& tasks, int jobs);
 

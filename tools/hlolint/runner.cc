@@ -239,6 +239,7 @@ int Run(const CliOptions& options) {
         return kExitError;
       }
     }
+    task.dump = DumpContextForPath(location);
     Severity threshold = Severity::kError;
     task.options = builder.For(config, location, &threshold);
     if (task.options == nullptr) return kExitError;
