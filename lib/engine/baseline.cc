@@ -1,6 +1,7 @@
 #include "engine/baseline.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -70,6 +71,11 @@ bool ParseBaseline(std::string_view text, const std::string& path, Baseline* out
 }
 
 bool LoadBaseline(const std::string& path, Baseline* out, std::string* error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    *error = StrCat(path, ": error: is a directory, not a baseline file");
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     *error = StrCat(path, ": error: cannot read the baseline file");

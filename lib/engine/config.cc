@@ -265,6 +265,11 @@ bool ParseConfig(std::string_view text, const std::string& path,
 
 bool LoadConfig(const std::string& path, const std::vector<const Rule*>& all, Config* out,
                 ConfigError* error) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    *error = ConfigError{path, 0, 0, "is a directory, not a configuration file"};
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     *error = ConfigError{path, 0, 0, "cannot read the configuration file"};
