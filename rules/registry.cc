@@ -14,6 +14,8 @@ std::vector<std::unique_ptr<Rule>> MakeRules() {
   rules.push_back(MakeUnsupportedFormatRule());
   rules.push_back(MakeUnusedSuppressionRule());
   // Seed rules (order: reshape-not-bitcast, unclaimed-output-alias, then these).
+  rules.push_back(MakeReshapeNotBitcastRule());
+  rules.push_back(MakeUnclaimedOutputAliasRule());
   rules.push_back(MakeDeadInPlacePastRootRule());
   rules.push_back(MakeMissedInPlacePairRule());
   // Structural verifier (XLA's HloVerifier).

@@ -14,6 +14,8 @@ std::unique_ptr<Rule> MakeParseErrorRule();
 std::unique_ptr<Rule> MakeUnsupportedFormatRule();
 std::unique_ptr<Rule> MakeUnusedSuppressionRule();
 
+std::unique_ptr<Rule> MakeReshapeNotBitcastRule();
+std::unique_ptr<Rule> MakeUnclaimedOutputAliasRule();
 std::unique_ptr<Rule> MakeDeadInPlacePastRootRule();
 std::unique_ptr<Rule> MakeMissedInPlacePairRule();
 

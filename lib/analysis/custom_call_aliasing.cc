@@ -1,0 +1,127 @@
+#include "analysis/custom_call_aliasing.h"
+
+#include "parse/attributes.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+void AddClaims(const Module& m, InstrId declared_at, bool on_async_start,
+               std::vector<AliasClaim>* claims) {
+  for (const OutputOperandAlias& entry : OutputToOperandAliasing(m, declared_at)) {
+    AliasClaim claim;
+    claim.output_index = entry.output_index;
+    claim.operand = entry.operand;
+    claim.operand_index = entry.operand_index;
+    claim.declared_at = declared_at;
+    claim.on_async_start = on_async_start;
+    if (on_async_start) {
+      // The async-start's own indices address ((operands...), result, ...):
+      // only entries into the result {1, ...} concern the wrapped call.
+      if (claim.output_index.empty() || claim.output_index[0] != 1) continue;
+      claim.output_index.erase(claim.output_index.begin());
+    }
+    claims->push_back(std::move(claim));
+  }
+}
+
+}  // namespace
+
+bool IsGenericKernelLauncher(std::string_view target) {
+  return target == "tpu_custom_call" || target == "triton_kernel_call" ||
+         target == "__gpu$xla.gpu.triton" || target == "mosaic_gpu" || target == "mosaic_gpu_v2";
+}
+
+bool IsXlaInternalCustomCallTarget(std::string_view target) {
+  static constexpr std::string_view kPrefixes[] = {
+      "__cublas", "__cudnn", "__cusolver", "__cub$", "__cufft", "__onednn$", "__xla_cpu",
+      "__custom_fusion", "xla.sdy.", "xla_builder.", "SPMD",
+  };
+  for (std::string_view prefix : kPrefixes) {
+    if (target.substr(0, prefix.size()) == prefix) return true;
+  }
+  static constexpr std::string_view kNames[] = {
+      "Sharding",      "MoveToHost",   "MoveToDevice",  "Pin",
+      "Unpin",         "CreateBuffer", "AllocateBuffer", "LayoutConstraint",
+      "PadToStatic",   "SliceToDynamic", "SetBound",    "annotate_device_placement",
+      "X64Combine",    "X64SplitLow",  "X64SplitHigh",  "TopK",
+      "__gpu$TopK",    "AssumeGatherIndicesInBound", "GetRngSeed",
+      "InspectSharding", "CustomSPMDPartitioning",
+  };
+  for (std::string_view name : kNames) {
+    if (target == name) return true;
+  }
+  return false;
+}
+
+CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& /*analyses*/) {
+  // Custom calls that are the root of a (non-sugar) async computation.
+  absl::flat_hash_map<InstrId, InstrId> wrapping_start;
+  for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    const Instruction& in = m.instr(id);
+    if (in.opcode != Opcode::kAsyncStart || in.has(Instruction::kAsyncSugar)) continue;
+    if (m.called(id).empty()) continue;
+    const InstrId root = m.computation(m.called(id)[0]).root;
+    if (root != kNoId && m.opcode(root) == Opcode::kCustomCall) wrapping_start[root] = id;
+  }
+
+  for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    const Instruction& in = m.instr(id);
+    const bool sugar_start = in.opcode == Opcode::kAsyncStart &&
+                             in.has(Instruction::kAsyncSugar) &&
+                             in.async_wrapped_opcode == Opcode::kCustomCall;
+    if (in.opcode != Opcode::kCustomCall && !sugar_start) continue;
+    if (!m.has_known_shape(id)) continue;
+    AliasingCallSite site;
+    site.call = id;
+    site.target = CustomCallTarget(m, id);
+    const Shape& shape = m.shape(id);
+    if (sugar_start) {
+      if (!shape.IsTuple() || shape.tuple_shapes.size() < 2) continue;
+      site.result = shape.tuple_shapes[1];
+    } else {
+      site.result = &shape;
+    }
+    for (InstrId operand : m.operands(id)) {
+      site.operand_shapes.push_back(&m.shape(operand));
+      site.operand_producers.push_back(operand);
+    }
+    site.kernel_key = site.target;
+    if (IsGenericKernelLauncher(site.target)) {
+      const std::string_view config =
+          RawStringAttr(m, id, AttrName::kBackendConfig).value_or("");
+      site.kernel_key = config.empty() ? std::string() : StrCat(site.target, "\n", config);
+    }
+    AddClaims(m, id, /*on_async_start=*/false, &site.claims);
+    if (auto it = wrapping_start.find(id); it != wrapping_start.end()) {
+      site.async_start = it->second;
+      auto start_operands = m.operands(site.async_start);
+      for (size_t i = 0; i < site.operand_producers.size() && i < start_operands.size(); ++i) {
+        site.operand_producers[i] = start_operands[i];
+      }
+      AddClaims(m, site.async_start, /*on_async_start=*/true, &site.claims);
+    }
+    site.skip_shape_check =
+        FrontendAttribute(m, id, "xla_skip_custom_call_alias_shape_check").has_value();
+
+    const size_t index = sites_.size();
+    if (!site.kernel_key.empty()) {
+      auto& table = by_kernel_[site.kernel_key];
+      for (const AliasClaim& claim : site.claims) {
+        table.try_emplace(ShapeIndexToString(claim.output_index), TargetClaim{index, claim});
+      }
+    }
+    sites_.push_back(std::move(site));
+  }
+}
+
+const TargetClaim* CustomCallAliasing::FindKernelClaim(const std::string& kernel_key,
+                                                       const ShapeIndex& index) const {
+  if (kernel_key.empty()) return nullptr;
+  auto it = by_kernel_.find(kernel_key);
+  if (it == by_kernel_.end()) return nullptr;
+  auto claim = it->second.find(ShapeIndexToString(index));
+  return claim == it->second.end() ? nullptr : &claim->second;
+}
+
+}  // namespace hlolint

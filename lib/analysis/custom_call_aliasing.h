@@ -1,0 +1,79 @@
+// Which outputs of each custom call are declared to live in an operand's
+// buffer (output_to_operand_aliasing), gathered once per module.
+//
+// A call is a `custom-call`, or the async form of one: the sugar
+// `custom-call-start` (the wrapped call's attributes are on the start line,
+// its operands are the start's, its result is shape {1}), or an
+// `async-start` whose called computation's root is a custom call (that
+// custom call is the site; claims written on the async-start with output
+// index {1, ...} count for it too).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "analysis/analyses.h"
+#include "ir/module.h"
+
+namespace hlolint {
+
+struct AliasClaim {
+  ShapeIndex output_index;   // in the call's result
+  int64_t operand = 0;       // operand number
+  ShapeIndex operand_index;  // in that operand
+  InstrId declared_at = kNoId;  // instruction whose attribute holds the entry
+  bool on_async_start = false;  // written on the wrapping async-start
+};
+
+struct AliasingCallSite {
+  InstrId call = kNoId;         // custom-call, or sugar custom-call-start
+  InstrId async_start = kNoId;  // non-sugar async-start wrapping `call`
+  std::string target;           // custom_call_target
+  const Shape* result = nullptr;
+  std::vector<const Shape*> operand_shapes;
+  // Where each operand comes from, for notes: the call's operands, or the
+  // async-start's operands when `call` is the root of its computation.
+  std::vector<InstrId> operand_producers;
+  std::vector<AliasClaim> claims;
+  // Calls with the same key run the same kernel: the target, plus the
+  // backend config for generic kernel launchers (tpu_custom_call,
+  // triton_kernel_call, __gpu$xla.gpu.triton, mosaic_gpu), whose kernels
+  // all share one target name. Empty for a launcher without a backend
+  // config: its kernel is unknown.
+  std::string kernel_key;
+  // frontend_attributes has xla_skip_custom_call_alias_shape_check: XLA's
+  // verifier then stops comparing aliased shapes.
+  bool skip_shape_check = false;
+};
+
+// The first call of a kernel that claims a given output index.
+struct TargetClaim {
+  size_t site = 0;  // index into CustomCallAliasing::sites()
+  AliasClaim claim;
+};
+
+class CustomCallAliasing {
+ public:
+  CustomCallAliasing(const Module& module, Analyses& analyses);
+
+  const std::vector<AliasingCallSite>& sites() const { return sites_; }
+  // For a kernel key, the first claim of output `index` by any of its calls.
+  const TargetClaim* FindKernelClaim(const std::string& kernel_key,
+                                     const ShapeIndex& index) const;
+
+ private:
+  std::vector<AliasingCallSite> sites_;
+  // kernel key -> ShapeIndexToString(output index) -> first claim.
+  absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, TargetClaim>> by_kernel_;
+};
+
+// Targets shared by every kernel of a front end (Pallas, jax-triton,
+// Mosaic): the kernel is identified by the backend config.
+bool IsGenericKernelLauncher(std::string_view target);
+
+// Libraries XLA itself calls (cuBLAS, cuDNN, cuSOLVER, ...) and XLA's own
+// bookkeeping targets: their aliasing is XLA's business, not the user's.
+bool IsXlaInternalCustomCallTarget(std::string_view target);
+
+}  // namespace hlolint

@@ -1,0 +1,102 @@
+#include "analysis/layout_phase.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/bitcast.h"
+#include "parse/attributes.h"
+
+namespace hlolint {
+
+bool DescendingApartFromSizeOneDims(const Shape& shape) {
+  int64_t previous = INT64_MAX;
+  for (int64_t d : MinorToMajor(shape)) {
+    if (shape.dimensions[d] == 1) continue;
+    if (d > previous) return false;
+    previous = d;
+  }
+  return true;
+}
+
+bool SamePhysicalOrder(const Shape& a, const Shape& b) {
+  if (a.dimensions != b.dimensions) return false;
+  std::vector<int64_t> order_a, order_b;
+  for (int64_t d : MinorToMajor(a)) {
+    if (a.dimensions[d] != 1) order_a.push_back(d);
+  }
+  for (int64_t d : MinorToMajor(b)) {
+    if (b.dimensions[d] != 1) order_b.push_back(d);
+  }
+  return order_a == order_b;
+}
+
+LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
+  assignment_evidence_ = m.is_scheduled();
+  for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    const Opcode opcode = m.opcode(id);
+    if (!m.has_known_shape(id)) continue;
+    const Shape& shape = m.shape(id);
+    switch (opcode) {
+      case Opcode::kFusion:
+      case Opcode::kBitcast:
+        assignment_evidence_ = true;
+        continue;
+      case Opcode::kReshape:
+        // Front ends give a reshape the descending layout, or (torch-xla,
+        // for views) a layout that makes it a bitcast of its operand.
+        if (!assignment_evidence_ && shape.IsArray() && shape.has_layout &&
+            !DescendingApartFromSizeOneDims(shape) && m.operands(id).size() == 1 &&
+            m.has_known_shape(m.operand(id, 0)) && m.shape(m.operand(id, 0)).has_layout &&
+            !ReshapeIsBitcast(shape, m.shape(m.operand(id, 0)))) {
+          assignment_evidence_ = true;
+        }
+        continue;
+      case Opcode::kCustomCall:
+        if (!assignment_evidence_) {
+          const std::string target = CustomCallTarget(m, id);
+          if (target == "__cublas$gemm" || target.starts_with("__cublas$lt$matmul")) {
+            assignment_evidence_ = true;
+          }
+        }
+        continue;
+      default:
+        break;
+    }
+    if (unassigned_evidence_ || (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode))) {
+      continue;
+    }
+    if (m.computation(m.parent(id)).is_fusion_computation) continue;
+    if (!shape.IsArray() || !shape.has_layout) continue;
+    for (InstrId operand : m.operands(id)) {
+      const Shape& s = m.shape(operand);
+      if (s.IsArray() && s.has_layout && s.dimensions == shape.dimensions &&
+          !SamePhysicalOrder(s, shape)) {
+        unassigned_evidence_ = true;
+        break;
+      }
+    }
+  }
+}
+
+bool LayoutPhase::PassNamesImplyAssignedLayouts(std::string_view pipeline,
+                                                std::string_view after_pass,
+                                                std::string_view before_pass) {
+  auto contains = [](std::string_view text, std::string_view key) {
+    return text.find(key) != std::string_view::npos;
+  };
+  // Pipelines that run after layout assignment on GPU (gpu_compiler.cc).
+  for (std::string_view key : {"post-layout_assignment", "hlo normalization",
+                               "layout normalization"}) {
+    if (contains(pipeline, key)) return true;
+  }
+  // Passes that run after it.
+  for (std::string_view key : {"layout-assignment", "layout_assignment", "layout_normalization",
+                               "gemm-rewriter", "gemm-broadcast-folding", "reshape-decomposer",
+                               "reshape_decomposer"}) {
+    if (contains(after_pass, key)) return true;
+  }
+  return contains(before_pass, "layout_normalization");
+}
+
+}  // namespace hlolint

@@ -1,0 +1,200 @@
+// reshape-not-bitcast: a reshape outside fusions whose operand and result
+// layouts make it move data. LayoutNormalization::HandleReshape
+// RET_CHECKs ShapeUtil::ReshapeIsBitcast on every such reshape, relying on
+// ReshapeDecomposer having run before it; a pass that re-layouts the operand
+// in between (GemmRewriter pinning a cuBLAS output layout, seed 002) breaks
+// that precondition and compilation fails.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/analyses.h"
+#include "analysis/bitcast.h"
+#include "analysis/layout_phase.h"
+#include "engine/dump_context.h"
+#include "parse/attributes.h"
+#include "rules/rule_factories.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+std::string IndexString(const std::vector<int64_t>& index) {
+  return StrCat("(", StrJoin(index, ","), ")");
+}
+
+std::string WithLayoutString(const Shape& shape) { return ShapeToString(shape, true); }
+
+// GEMM and convolution library calls whose output layout the GPU compiler
+// fixes when it creates them (GemmRewriter for cuBLAS/hipBLASLt, which use
+// the same target names on ROCm; the cuDNN rewriters for convolutions and
+// fused attention).
+bool IsPinnedLayoutLibraryCall(std::string_view target) {
+  auto starts = [&](std::string_view prefix) { return target.substr(0, prefix.size()) == prefix; };
+  return target == "__cublas$gemm" || starts("__cublas$lt$matmul") || starts("__cudnn$conv") ||
+         starts("__cudnn$fmha") || starts("__cudnn$fhma") || target == "__cudnn$matmul";
+}
+
+// The custom call whose (tuple element) result `id` is, looking through
+// get-tuple-element; kNoId if there is none.
+InstrId LibraryCallProducing(const Module& m, InstrId id, std::string* target) {
+  while (m.opcode(id) == Opcode::kGetTupleElement && !m.operands(id).empty()) {
+    id = m.operand(id, 0);
+  }
+  if (m.opcode(id) != Opcode::kCustomCall) return kNoId;
+  *target = CustomCallTarget(m, id);
+  return IsPinnedLayoutLibraryCall(*target) ? id : kNoId;
+}
+
+std::string Evidence(const ReshapeBitcastCheck& check) {
+  // The check ran as ReshapeIsBitcast(result, operand), as
+  // LayoutNormalization calls it: the unit index is the result's unless the
+  // second direction failed.
+  const std::string_view unit_side = check.unit_of_output ? "operand" : "result";
+  const std::string_view other_side = check.unit_of_output ? "result" : "operand";
+  return StrCat(unit_side, " index ", IndexString(check.unit_index), " (logical element ",
+                check.logical_offset, ") is at physical offset ", check.unit_physical, " but ",
+                other_side, " index ", IndexString(check.other_index),
+                ", the same element, is at offset ", check.other_physical);
+}
+
+std::string Rewrite(const ReshapeDecomposition& d, const Shape& result) {
+  const std::string result_layout = MinorToMajorString(MinorToMajor(result));
+  switch (d.kind) {
+    case ReshapeDecomposition::Kind::kCopyOperand:
+      return StrCat("copy the operand to ", WithLayoutString(*d.operand_copy),
+                    ", then reshape it (a bitcast) to ", WithLayoutString(result));
+    case ReshapeDecomposition::Kind::kCopyResult:
+      return StrCat("reshape to ", WithLayoutString(*d.bitcast_result),
+                    " (a bitcast), then copy to ", result_layout);
+    case ReshapeDecomposition::Kind::kCopyBoth:
+      return StrCat("copy the operand to ", WithLayoutString(*d.operand_copy), ", reshape to ",
+                    WithLayoutString(*d.bitcast_result), " (a bitcast), then copy to ",
+                    result_layout);
+    case ReshapeDecomposition::Kind::kAlreadyBitcast:
+      break;
+  }
+  return "leave it alone";
+}
+
+std::string FixHint(const ReshapeDecomposition& d, const Shape& operand) {
+  switch (d.kind) {
+    case ReshapeDecomposition::Kind::kCopyResult:
+      return StrCat("give the reshape the result layout ",
+                    MinorToMajorString(d.bitcast_result->layout.minor_to_major),
+                    " (a bitcast of the operand) and add an explicit copy to the layout the users "
+                    "need, or run ReshapeDecomposer before LayoutNormalization");
+    case ReshapeDecomposition::Kind::kCopyOperand:
+      return StrCat("copy the operand from ", MinorToMajorString(MinorToMajor(operand)), " to ",
+                    MinorToMajorString(d.operand_copy->layout.minor_to_major),
+                    " before the reshape (which is then a bitcast), or run ReshapeDecomposer "
+                    "before LayoutNormalization");
+    case ReshapeDecomposition::Kind::kCopyBoth:
+      return "make the data movement explicit: copy the operand to the descending layout, "
+             "reshape between descending layouts, then copy to the result layout; or run "
+             "ReshapeDecomposer before LayoutNormalization";
+    case ReshapeDecomposition::Kind::kAlreadyBitcast:
+      break;
+  }
+  return "";
+}
+
+class ReshapeNotBitcastRule : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{
+        "reshape-not-bitcast", "layout", Severity::kError,
+        "Reshape outside fusions whose layouts make it move data; LayoutNormalization "
+        "RET_CHECKs on it unless ReshapeDecomposer runs first"};
+    return kInfo;
+  }
+
+  void Check(RuleContext& ctx) const override {
+    const Module& m = ctx.module();
+    std::vector<std::pair<InstrId, ReshapeBitcastCheck>> found;
+    for (CompId c = 0; c < m.computation_count(); ++c) {
+      // ReshapeDecomposer and LayoutNormalization visit non-fusion
+      // computations only.
+      if (m.computation(c).is_fusion_computation) continue;
+      for (InstrId id : m.instructions(c)) {
+        if (m.opcode(id) != Opcode::kReshape) continue;
+        ReshapeBitcastCheck check = CheckLayouts(m, id);
+        if (check.verdict == ReshapeBitcastCheck::Verdict::kUnitIndexMoves) {
+          found.emplace_back(id, std::move(check));
+        }
+      }
+    }
+    if (found.empty() || !LayoutsAreAssigned(ctx)) return;
+    for (const auto& [reshape, check] : found) Report(ctx, reshape, check);
+  }
+
+ private:
+  // ReshapeIsBitcast(result, operand), as LayoutNormalization asks it, for a
+  // reshape whose operand and result have written layouts; kUnsupported
+  // otherwise. Differing element types or counts make an invalid reshape,
+  // the verifier's business: those verdicts are not reported here.
+  static ReshapeBitcastCheck CheckLayouts(const Module& m, InstrId reshape) {
+    ReshapeBitcastCheck unsupported;
+    unsupported.verdict = ReshapeBitcastCheck::Verdict::kUnsupported;
+    if (m.operands(reshape).size() != 1) return unsupported;
+    const InstrId operand = m.operand(reshape, 0);
+    if (!m.has_known_shape(reshape) || !m.has_known_shape(operand)) return unsupported;
+    // Dumps from before layout assignment may print no layouts at all.
+    if (!m.shape(reshape).has_layout || !m.shape(operand).has_layout) return unsupported;
+    return CheckReshapeIsBitcast(m.shape(reshape), m.shape(operand));
+  }
+
+  // Before layout assignment the printed layouts are the front end's and a
+  // "non-bitcast" reshape means nothing (see analysis/layout_phase.h).
+  static bool LayoutsAreAssigned(RuleContext& ctx) {
+    const DumpContext* dump = ctx.dump();
+    const bool dump_says = dump != nullptr && LayoutPhase::PassNamesImplyAssignedLayouts(
+                                                  dump->pipeline, dump->after_pass,
+                                                  dump->before_pass);
+    return ctx.analyses().Get<LayoutPhase>().LayoutsAssigned(dump_says);
+  }
+
+  static void Report(RuleContext& ctx, InstrId reshape, const ReshapeBitcastCheck& check) {
+    const Module& m = ctx.module();
+    const InstrId operand_id = m.operand(reshape, 0);
+    const Shape& result = m.shape(reshape);
+    const Shape& operand = m.shape(operand_id);
+    const ReshapeDecomposition rewrite = DecomposeReshape(operand, result);
+    std::string message = StrCat(
+        "reshape ", WithLayoutString(operand), " -> ", WithLayoutString(result),
+        " is not a bitcast: ", Evidence(check),
+        ". LayoutNormalization RET_CHECK-fails on a reshape that is not a bitcast "
+        "(ShapeUtil::ReshapeIsBitcast) unless ReshapeDecomposer runs first; ReshapeDecomposer "
+        "would rewrite it as: ",
+        Rewrite(rewrite, result));
+    DiagnosticBuilder diagnostic = ctx.Report(reshape, std::move(message));
+    diagnostic.Note(operand_id,
+                    StrCat("operand produced here with layout ",
+                           MinorToMajorString(MinorToMajor(operand))));
+    std::string target;
+    const InstrId library_call = LibraryCallProducing(m, operand_id, &target);
+    if (library_call != kNoId) {
+      diagnostic.Note(
+          library_call,
+          StrCat("the operand comes from ", target,
+                 ", whose output layout the GPU compiler pins when it creates the call "
+                 "(GemmRewriter for GEMMs): a reshape layout chosen by layout assignment before "
+                 "that rewrite is no longer a bitcast of it"));
+    }
+    if (const DumpContext* dump = ctx.dump(); dump != nullptr && !dump->after_pass.empty()) {
+      diagnostic.Note(StrCat("this dump was taken after pass '", dump->after_pass, "'",
+                             dump->before_pass.empty()
+                                 ? std::string()
+                                 : StrCat(" and before '", dump->before_pass, "'")));
+    }
+    diagnostic.Fix(FixHint(rewrite, operand));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeReshapeNotBitcastRule() {
+  return std::make_unique<ReshapeNotBitcastRule>();
+}
+
+}  // namespace hlolint

@@ -1,0 +1,364 @@
+// unclaimed-output-alias: custom calls whose output_to_operand_aliasing is
+// wrong or incomplete.
+//
+//  (a) error: a claim XLA's verifier rejects (ShapeVerifier::HandleCustomCall:
+//      operand number or shape indices out of range, aliased shapes not
+//      equal) or that claims one leaf twice;
+//  (b) warning: some outputs are claimed, another output is not although an
+//      unclaimed operand leaf has exactly its shape;
+//  (c) warning: another call to the same target claims that output;
+//  (d) error: the target is configured as writing through its inputs
+//      (option writes_through_inputs) and an output with a same-shaped
+//      operand is unclaimed.
+// Seed 001: a Triton kernel wrote its result through an input pointer with
+// no declared alias; XLA never gives an undeclared output the operand's
+// buffer, so the input was clobbered while still live.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "analysis/bitcast.h"
+#include "analysis/custom_call_aliasing.h"
+#include "analysis/layout_phase.h"
+#include "engine/dump_context.h"
+#include "rules/rule_factories.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+std::string Entry(const AliasClaim& claim) {
+  return StrCat(ShapeIndexToString(claim.output_index), ": (", claim.operand, ", ",
+                ShapeIndexToString(claim.operand_index), ")");
+}
+
+std::string OperandLeafName(int64_t operand, const ShapeIndex& index) {
+  return index.empty() ? StrCat("operand ", operand)
+                       : StrCat("operand ", operand, " at ", ShapeIndexToString(index));
+}
+
+// A key equal for shapes ShapesEqual considers equal: layout included (an
+// unwritten layout is the default one) when `with_layout`, else ignored.
+std::string ShapeKey(const Shape& shape, bool with_layout) {
+  std::string key = ShapeToString(shape, with_layout);
+  if (with_layout && shape.IsArray() && !shape.has_layout && shape.rank() > 0) {
+    key += MinorToMajorString(MinorToMajor(shape));
+  }
+  return key;
+}
+
+// The verifier's comparison of aliased shapes: buffer-ness is ignored for
+// Pin/Unpin; layout-insensitive it ignores layouts and dynamic dimensions,
+// layout-sensitive it compares layouts too, except the memory space of a
+// single-element operand.
+bool AliasShapesEqual(const Shape& output, const Shape& operand, bool ignore_buffer,
+                      bool layout_sensitive) {
+  const Shape* a = &output;
+  const Shape* b = &operand;
+  if (ignore_buffer) {
+    if (a->IsBuffer() && !a->tuple_shapes.empty()) a = a->tuple_shapes[0];
+    if (b->IsBuffer() && !b->tuple_shapes.empty()) b = b->tuple_shapes[0];
+  }
+  ShapeEqualOptions options;
+  if (!layout_sensitive) {
+    options.ignore_layout = true;
+    options.ignore_dynamic_dimension = true;
+  } else if (b->IsArray() && ElementCount(*b) == 1) {
+    options.ignore_memory_space = true;
+  }
+  return ShapesEqual(*a, *b, options);
+}
+
+// Every array leaf has a layout written in the text.
+bool LayoutsWritten(const Shape& shape) {
+  bool written = true;
+  ForEachLeaf(shape, [&](const ShapeIndex&, const Shape& leaf) {
+    if (leaf.IsArray() && leaf.rank() > 0 && !leaf.has_layout) written = false;
+  });
+  return written;
+}
+
+// Leaves under `index` of `shape` (the index itself when it is a leaf).
+void LeavesUnder(const Shape& shape, const ShapeIndex& index,
+                 const std::function<void(const ShapeIndex&, const Shape&)>& fn) {
+  const Shape* sub = Subshape(shape, index);
+  if (sub == nullptr) return;
+  ForEachLeaf(*sub, [&](const ShapeIndex& rest, const Shape& leaf) {
+    ShapeIndex full = index;
+    full.insert(full.end(), rest.begin(), rest.end());
+    fn(full, leaf);
+  });
+}
+
+// A claim of a b(...) buffer output is bookkeeping XLA demands for every
+// buffer operand; it says nothing about how the kernel treats arrays.
+bool ClaimsAnArray(const Shape& result, const ShapeIndex& output_index) {
+  bool array = false;
+  LeavesUnder(result, output_index, [&](const ShapeIndex&, const Shape& leaf) {
+    if (leaf.IsArray()) array = true;
+  });
+  return array;
+}
+
+std::string OperandLeafKey(int64_t operand, const ShapeIndex& index) {
+  return StrCat(operand, ":", ShapeIndexToString(index));
+}
+
+struct OperandLeaf {
+  int64_t operand;
+  ShapeIndex index;
+  const Shape* shape;
+};
+
+class UnclaimedOutputAliasRule : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{
+        "unclaimed-output-alias", "aliasing", Severity::kWarning,
+        "Custom call whose output_to_operand_aliasing is invalid, or leaves out an output that "
+        "a same-shaped operand could hold"};
+    return kInfo;
+  }
+
+  void Check(RuleContext& ctx) const override {
+    const CustomCallAliasing& aliasing = ctx.analyses().Get<CustomCallAliasing>();
+    if (aliasing.sites().empty()) return;
+    absl::flat_hash_set<std::string> writes_through;
+    if (const auto it = ctx.options().find("writes_through_inputs");
+        it != ctx.options().end() && it->is_array()) {
+      for (const auto& target : *it) {
+        if (target.is_string()) writes_through.insert(target.get<std::string>());
+      }
+    }
+    // Layout facts count only once layout assignment has run.
+    const DumpContext* dump = ctx.dump();
+    const bool dump_says = dump != nullptr && LayoutPhase::PassNamesImplyAssignedLayouts(
+                                                  dump->pipeline, dump->after_pass,
+                                                  dump->before_pass);
+    const bool layouts_assigned = ctx.analyses().Get<LayoutPhase>().LayoutsAssigned(dump_says);
+    for (size_t i = 0; i < aliasing.sites().size(); ++i) {
+      CheckSite(ctx, aliasing, i, writes_through, layouts_assigned);
+    }
+  }
+
+ private:
+  static void CheckSite(RuleContext& ctx, const CustomCallAliasing& aliasing, size_t site_index,
+                        const absl::flat_hash_set<std::string>& writes_through,
+                        bool layouts_assigned) {
+    const AliasingCallSite& site = aliasing.sites()[site_index];
+    const int64_t operand_count = static_cast<int64_t>(site.operand_shapes.size());
+    const bool ignore_buffer = site.target == "Pin" || site.target == "Unpin";
+
+    // Leaves claimed so far: output index -> the claim, operand leaf -> output.
+    absl::flat_hash_map<std::string, const AliasClaim*> claimed_outputs;
+    absl::flat_hash_map<std::string, const AliasClaim*> claimed_operands;
+    int array_claims = 0;
+    for (const AliasClaim& claim : site.claims) {
+      const Shape* output = Subshape(*site.result, claim.output_index);
+      const bool operand_ok = claim.operand >= 0 && claim.operand < operand_count;
+      const Shape* operand =
+          operand_ok ? Subshape(*site.operand_shapes[claim.operand], claim.operand_index)
+                     : nullptr;
+      if (claim.on_async_start) {
+        // Checked by the verifier on the async-start; here it only counts.
+        if (output == nullptr || operand == nullptr) continue;
+      } else if (!ValidateClaim(ctx, site, claim, output, operand, operand_ok, operand_count,
+                                ignore_buffer, layouts_assigned)) {
+        continue;
+      }
+      if (ClaimsAnArray(*site.result, claim.output_index)) ++array_claims;
+      bool duplicate = false;
+      LeavesUnder(*site.result, claim.output_index,
+                  [&](const ShapeIndex& leaf, const Shape&) {
+                    auto [it, inserted] = claimed_outputs.emplace(ShapeIndexToString(leaf), &claim);
+                    if (!inserted && !duplicate && !claim.on_async_start) {
+                      duplicate = true;
+                      ctx.ReportAtAttribute(site.call, AttrName::kOutputToOperandAliasing,
+                                            StrCat("output ", ShapeIndexToString(leaf),
+                                                   " of custom call '", site.target,
+                                                   "' is claimed twice: by entry ",
+                                                   Entry(*it->second), " and by entry ",
+                                                   Entry(claim)))
+                          .WithSeverity(Severity::kError);
+                    }
+                  });
+      duplicate = false;
+      LeavesUnder(*site.operand_shapes[claim.operand], claim.operand_index,
+                  [&](const ShapeIndex& leaf, const Shape&) {
+                    auto [it, inserted] =
+                        claimed_operands.emplace(OperandLeafKey(claim.operand, leaf), &claim);
+                    if (!inserted && !duplicate && !claim.on_async_start) {
+                      duplicate = true;
+                      ctx.ReportAtAttribute(
+                             site.call, AttrName::kOutputToOperandAliasing,
+                             StrCat(OperandLeafName(claim.operand, leaf), " of custom call '",
+                                    site.target, "' is claimed by two outputs: entries ",
+                                    Entry(*it->second), " and ", Entry(claim),
+                                    "; one buffer cannot hold two different outputs"))
+                          .WithSeverity(Severity::kError)
+                          .Note(site.operand_producers[claim.operand], "operand produced here");
+                    }
+                  });
+    }
+
+    // Unclaimed operand leaves by shape, for same-shaped candidates.
+    absl::flat_hash_map<std::string, std::vector<OperandLeaf>> free_operands;
+    for (int64_t op = 0; op < operand_count; ++op) {
+      ForEachLeaf(*site.operand_shapes[op], [&](const ShapeIndex& index, const Shape& leaf) {
+        if (!leaf.IsArray() || claimed_operands.contains(OperandLeafKey(op, index))) return;
+        free_operands[ShapeKey(leaf, layouts_assigned)].push_back({op, index, &leaf});
+      });
+    }
+    if (free_operands.empty()) return;
+
+    const bool configured = writes_through.contains(site.target);
+    const bool internal = IsXlaInternalCustomCallTarget(site.target);
+    if (!configured && internal) return;
+    ForEachLeaf(*site.result, [&](const ShapeIndex& index, const Shape& leaf) {
+      if (!leaf.IsArray() || ElementCount(leaf).value_or(0) == 0) return;
+      if (claimed_outputs.contains(ShapeIndexToString(index))) return;
+      auto candidates = free_operands.find(ShapeKey(leaf, layouts_assigned));
+      if (candidates == free_operands.end()) return;
+      // (c): another call of the same kernel claims this output, of this shape.
+      const TargetClaim* other = aliasing.FindKernelClaim(site.kernel_key, index);
+      if (other != nullptr) {
+        const Shape* theirs = Subshape(*aliasing.sites()[other->site].result, index);
+        if (other->site == site_index || theirs == nullptr || !Compatible(*theirs, leaf)) {
+          other = nullptr;
+        }
+      }
+      if (!configured && other == nullptr && array_claims == 0) return;
+      // Prefer the operand the other call uses, else the first one.
+      const OperandLeaf* candidate = &candidates->second.front();
+      if (other != nullptr) {
+        for (const OperandLeaf& c : candidates->second) {
+          if (c.operand == other->claim.operand && c.index == other->claim.operand_index) {
+            candidate = &c;
+            break;
+          }
+        }
+      }
+      std::string reason;
+      if (configured) {
+        reason = StrCat("'", site.target,
+                        "' is configured as writing through its inputs (writes_through_inputs)");
+      } else if (other != nullptr) {
+        reason = StrCat("another call to the same kernel aliases output ",
+                        ShapeIndexToString(index), " (entry ", Entry(other->claim), ")");
+      } else {
+        std::vector<std::string> entries;
+        for (const AliasClaim& claim : site.claims) entries.push_back(Entry(claim));
+        reason = StrCat("other outputs of this call are aliased (", StrJoin(entries, ", "), ")");
+      }
+      ReportUnclaimed(ctx, aliasing, site, index, leaf, *candidate, reason, other,
+                      configured ? Severity::kError : Severity::kWarning);
+    });
+  }
+
+  // (a): XLA's verifier checks, in its order (it stops at the first bad
+  // entry; every bad entry is reported here). False when the claim is
+  // unusable, so it does not count as a claim.
+  static bool ValidateClaim(RuleContext& ctx, const AliasingCallSite& site,
+                            const AliasClaim& claim, const Shape* output, const Shape* operand,
+                            bool operand_ok, int64_t operand_count, bool ignore_buffer,
+                            bool layouts_assigned) {
+    const std::string head = StrCat("output_to_operand_aliasing entry ", Entry(claim),
+                                    " of custom call '", site.target, "' ");
+    std::string problem;
+    InstrId note_at = kNoId;
+    if (!operand_ok) {
+      problem = StrCat("names operand ", claim.operand, ", but the call has ", operand_count,
+                       operand_count == 1 ? " operand" : " operands");
+    } else if (operand == nullptr) {
+      problem = StrCat("names shape index ", ShapeIndexToString(claim.operand_index),
+                       ", which is not in operand ", claim.operand, "'s shape ",
+                       ShapeToString(*site.operand_shapes[claim.operand]));
+      note_at = site.operand_producers[claim.operand];
+    } else if (output == nullptr) {
+      problem = StrCat("names output ", ShapeIndexToString(claim.output_index),
+                       ", which is not in the result shape ", ShapeToString(*site.result));
+    } else if (!site.skip_shape_check) {
+      // Layouts are compared only once layout assignment has run (which
+      // also makes operands satisfy operand_layout_constraints), and only
+      // where the text writes them.
+      if (!AliasShapesEqual(*output, *operand, ignore_buffer, /*layout_sensitive=*/false)) {
+        problem = StrCat("aliases output ", ShapeToString(*output), " with operand ",
+                         ShapeToString(*operand),
+                         ": XLA's verifier requires equal shapes (unless frontend attribute "
+                         "xla_skip_custom_call_alias_shape_check is set)");
+        note_at = site.operand_producers[claim.operand];
+      } else if (layouts_assigned && LayoutsWritten(*output) && LayoutsWritten(*operand) &&
+                 !AliasShapesEqual(*output, *operand, ignore_buffer,
+                                   /*layout_sensitive=*/true)) {
+        problem = StrCat("aliases output ", ShapeToString(*output), " with operand ",
+                         ShapeToString(*operand),
+                         ": the layouts differ, which XLA's layout-sensitive verifier rejects "
+                         "after layout assignment (unless frontend attribute "
+                         "xla_skip_custom_call_alias_shape_check is set)");
+        note_at = site.operand_producers[claim.operand];
+      }
+    }
+    if (problem.empty()) return true;
+    DiagnosticBuilder d =
+        ctx.ReportAtAttribute(site.call, AttrName::kOutputToOperandAliasing, head + problem);
+    d.WithSeverity(Severity::kError);
+    if (note_at != kNoId) d.Note(note_at, "operand produced here");
+    return false;
+  }
+
+  static void ReportUnclaimed(RuleContext& ctx, const CustomCallAliasing& aliasing,
+                              const AliasingCallSite& site, const ShapeIndex& index,
+                              const Shape& leaf, const OperandLeaf& candidate,
+                              const std::string& reason, const TargetClaim* other,
+                              Severity severity) {
+    const std::string output_name = StrCat("output ", ShapeIndexToString(index));
+    const std::string operand_name = OperandLeafName(candidate.operand, candidate.index);
+    const std::string hlo_fix =
+        StrCat("output_to_operand_aliasing={", ShapeIndexToString(index), ": (",
+               candidate.operand, ", ", ShapeIndexToString(candidate.index), ")}");
+    // jax.ffi.ffi_call / pallas_call / triton_call map input index -> output
+    // index; a single-result call's output is index 0.
+    std::string jax_fix;
+    const bool tuple_result = site.result->IsTuple();
+    if (candidate.index.empty() && ((tuple_result && index.size() == 1) ||
+                                    (!tuple_result && index.empty()))) {
+      jax_fix = StrCat("input_output_aliases={", candidate.operand, ": ",
+                       tuple_result ? index[0] : 0, "}");
+    }
+    std::string message = StrCat(
+        "custom call '", site.target, "' declares no alias for ", output_name, " (",
+        ShapeToString(leaf), "), although ", operand_name,
+        " is not aliased and has the same shape; ", reason,
+        ". A kernel that writes this output through an input's buffer without a declared alias "
+        "clobbers a buffer XLA may still read (XLA never gives an undeclared output an operand's "
+        "buffer) and leaves the declared output unwritten. Declare the alias (",
+        jax_fix.empty() ? std::string()
+                        : StrCat(jax_fix,
+                                 " on jax.ffi.ffi_call, pallas_call or jax-triton's triton_call; "),
+        hlo_fix,
+        "), or, if the kernel cannot run in place, pass a dedicated output buffer as an extra "
+        "operand and alias that");
+    DiagnosticBuilder d =
+        ctx.ReportAtAttribute(site.call, AttrName::kOutputToOperandAliasing, std::move(message));
+    d.WithSeverity(severity);
+    d.Note(site.operand_producers[candidate.operand],
+           StrCat(operand_name, " (", ShapeToString(*candidate.shape), ") produced here"));
+    if (other != nullptr) {
+      const AliasingCallSite& other_site = aliasing.sites()[other->site];
+      d.NoteAtAttribute(other->claim.declared_at, AttrName::kOutputToOperandAliasing,
+                        StrCat("this call to '", other_site.target, "' aliases ",
+                               output_name, " (entry ", Entry(other->claim), ")"));
+    }
+    d.Fix(jax_fix.empty() ? hlo_fix : StrCat(jax_fix, " (", hlo_fix, ")"));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeUnclaimedOutputAliasRule() {
+  return std::make_unique<UnclaimedOutputAliasRule>();
+}
+
+}  // namespace hlolint

@@ -1,0 +1,79 @@
+// The examples of reshape-not-bitcast and unclaimed-output-alias: each
+// positive example produces its rule's finding (with a fix hint), and each
+// clean variant produces no finding of any rule.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "engine/lint.h"
+#include "rules/registry.h"
+
+using namespace hlolint;
+
+namespace {
+
+FileResult LintExample(const std::string& name) {
+  LintOptions options;
+  options.rules = AllRules();
+  const std::string path = std::string(HLOLINT_SOURCE_DIR) + "/examples/" + name;
+  FileResult result = LintFile(path, name, options);
+  REQUIRE_FALSE(result.io_error);
+  return result;
+}
+
+std::string Describe(const FileResult& result) {
+  std::string out;
+  for (const Diagnostic& d : result.diagnostics) {
+    out += d.rule + " " + std::to_string(d.resolved.line) + ": " + d.message + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("examples/reshape-not-bitcast.hlo: one finding with the rewrite as fix",
+          "[bitcast][examples]") {
+  const FileResult result = LintExample("reshape-not-bitcast.hlo");
+  INFO(Describe(result));
+  REQUIRE(result.modules == 1);
+  int found = 0;
+  for (const Diagnostic& d : result.diagnostics) {
+    if (d.rule != "reshape-not-bitcast") continue;
+    ++found;
+    CHECK(d.severity == Severity::kError);
+    CHECK(d.instruction == "reshape.7");
+    CHECK(d.message.find("reshape to f16[16,128,32,128]{3,2,1,0} (a bitcast), then copy to "
+                         "{2,3,1,0}") != std::string::npos);
+    CHECK(d.fix.find("result layout {3,2,1,0}") != std::string::npos);
+    // Operand note, GEMM note.
+    REQUIRE(d.notes.size() == 2);
+    CHECK(d.notes[1].message.find("__cublas$lt$matmul") != std::string::npos);
+    REQUIRE(d.source.has_value());
+    CHECK(d.source->file == "model.py");
+  }
+  CHECK(found == 1);
+}
+
+TEST_CASE("examples/unclaimed-output-alias.hlo: one finding naming the JAX fix",
+          "[bitcast][examples]") {
+  const FileResult result = LintExample("unclaimed-output-alias.hlo");
+  INFO(Describe(result));
+  int found = 0;
+  for (const Diagnostic& d : result.diagnostics) {
+    if (d.rule != "unclaimed-output-alias") continue;
+    ++found;
+    CHECK(d.severity == Severity::kWarning);
+    CHECK(d.message.find("output {0}") != std::string::npos);
+    CHECK(d.fix == "input_output_aliases={0: 0} (output_to_operand_aliasing={{0}: (0, {})})");
+  }
+  CHECK(found == 1);
+}
+
+TEST_CASE("clean examples produce no finding", "[bitcast][examples]") {
+  for (const char* name : {"reshape-not-bitcast-clean.hlo", "unclaimed-output-alias-clean.hlo"}) {
+    const FileResult result = LintExample(name);
+    INFO(name << "\n" << Describe(result));
+    CHECK(result.modules == 1);
+    CHECK(result.diagnostics.empty());
+  }
+}
