@@ -20,6 +20,18 @@ std::vector<std::unique_ptr<Rule>> MakeRules() {
   rules.push_back(MakeMissedInPlacePairRule());
   // Structural verifier (XLA's HloVerifier).
   rules.push_back(MakeVerifyShapeRule());
+  rules.push_back(MakeVerifyAsyncPairsRule());
+  rules.push_back(MakeVerifyCallSignatureRule());
+  rules.push_back(MakeVerifyChannelsRule());
+  rules.push_back(MakeVerifyCollectivesRule());
+  rules.push_back(MakeVerifyAliasConfigRule());
+  rules.push_back(MakeVerifyBuffersRule());
+  rules.push_back(MakeVerifyEntryLayoutRule());
+  rules.push_back(MakeVerifyLayoutRule());
+  rules.push_back(MakeVerifyNamesRule());
+  rules.push_back(MakeVerifyOperandCountRule());
+  rules.push_back(MakeVerifyScheduleRule());
+  rules.push_back(MakeVerifyShardingRule());
   return rules;
 }
 

@@ -22,4 +22,17 @@ std::unique_ptr<Rule> MakeMissedInPlacePairRule();
 // Structural verifier (category verify).
 std::unique_ptr<Rule> MakeVerifyShapeRule();
 
+std::unique_ptr<Rule> MakeVerifyAsyncPairsRule();
+std::unique_ptr<Rule> MakeVerifyCallSignatureRule();
+std::unique_ptr<Rule> MakeVerifyChannelsRule();
+std::unique_ptr<Rule> MakeVerifyCollectivesRule();
+std::unique_ptr<Rule> MakeVerifyAliasConfigRule();
+std::unique_ptr<Rule> MakeVerifyBuffersRule();
+std::unique_ptr<Rule> MakeVerifyEntryLayoutRule();
+std::unique_ptr<Rule> MakeVerifyLayoutRule();
+std::unique_ptr<Rule> MakeVerifyNamesRule();
+std::unique_ptr<Rule> MakeVerifyOperandCountRule();
+std::unique_ptr<Rule> MakeVerifyScheduleRule();
+std::unique_ptr<Rule> MakeVerifyShardingRule();
+
 }  // namespace hlolint

@@ -25,11 +25,10 @@ class VerifyShapeRule : public Rule {
     for (InstrId id = 0; id < m.instruction_count(); ++id) {
       if (checker.Check(id, &finding)) continue;
       std::string message = StrCat("[", finding.check, "] ", finding.message);
-      if (finding.attribute != AttrName::kUnknown) {
-        ctx.ReportAtAttribute(id, finding.attribute, std::move(message));
-      } else {
-        ctx.Report(id, std::move(message));
-      }
+      auto diagnostic = finding.attribute != AttrName::kUnknown
+                            ? ctx.ReportAtAttribute(id, finding.attribute, std::move(message))
+                            : ctx.Report(id, std::move(message));
+      if (finding.warning) diagnostic.WithSeverity(Severity::kWarning);
     }
   }
 };

@@ -18,6 +18,9 @@ struct VerifyFinding {
   std::string check;
   std::string message;
   AttrName attribute = AttrName::kUnknown;
+  // Warnings: XLA rejects these too, but the XLA repository's own tool and
+  // translation tests carry them (see docs/rules/verify-shape.md).
+  bool warning = false;
 };
 
 class ShapeChecker {

@@ -1,0 +1,60 @@
+// Collective-op checks of XLA's ShapeVerifier: group mode
+// (GetCollectiveOpGroupMode), CheckReplicaGroups, the all-gather /
+// reduce-scatter / all-to-all / ragged-all-to-all invariants, collective
+// permute pairs and in-place buffers, and the collectives' result shapes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analysis/shape_inference.h"
+#include "analysis/verify_shape_checks.h"
+#include "ir/module.h"
+
+namespace hlolint {
+
+enum class CollectiveGroupMode : uint8_t {
+  kCrossReplica,
+  kCrossPartition,
+  kCrossReplicaAndPartition,
+  kFlattenedId,
+};
+
+class CollectiveChecker {
+ public:
+  explicit CollectiveChecker(const Module& module);
+
+  // False with `*finding` on the first failed check of a collective op.
+  bool Check(InstrId id, VerifyFinding* finding);
+
+ private:
+  bool GroupMode(InstrId id, bool has_use_global_device_ids, CollectiveGroupMode* mode,
+                 VerifyFinding* f);
+  // Loads replica_groups into groups_ (false when they cannot be known).
+  bool LoadGroups(InstrId id);
+  bool CheckReplicaGroups(InstrId id, CollectiveGroupMode mode, bool uniform, VerifyFinding* f);
+  int64_t SubgroupSize(CollectiveGroupMode mode) const;
+  bool CheckAllGatherLike(InstrId id, VerifyFinding* f);
+  bool CheckAllReduce(InstrId id, VerifyFinding* f);
+  bool CheckAllToAll(InstrId id, VerifyFinding* f);
+  bool CheckRaggedAllToAll(InstrId id, VerifyFinding* f);
+  bool CheckCollectivePermute(InstrId id, VerifyFinding* f);
+  bool CheckDone(InstrId id, VerifyFinding* f);
+  bool Compare(InstrId id, const Shape& inferred, std::string_view check, VerifyFinding* f);
+  bool Fail(std::string_view check, std::string message, VerifyFinding* f,
+            AttrName attribute = AttrName::kUnknown);
+
+  const Module& m_;
+  int64_t replica_count_;
+  int64_t num_partitions_;
+  std::vector<std::vector<int64_t>> groups_;
+  bool groups_known_ = true;
+  Shape inferred_;
+  Shape scratch_;
+  ShapeArena arena_;
+  std::string error_;
+  std::vector<const Shape*> operands_;
+};
+
+}  // namespace hlolint

@@ -1,0 +1,267 @@
+// verify-alias-config: aliasing declarations are valid for the shapes they
+// name: output_to_operand_aliasing on custom-call, fusion and async-start
+// (ShapeVerifier::HandleCustomCall/HandleFusion/HandleAsyncStart) and the
+// module's input_output_alias and buffer_donor
+// (HloInputOutputAliasConfig::Verify, HloBufferDonorConfig::Verify).
+#include "absl/container/flat_hash_set.h"
+#include "analysis/shape_inference.h"
+#include "analysis/verify_signatures.h"
+#include "parse/attributes.h"
+#include "rules/rule_factories.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+// Shapes equal ignoring layout, dynamic dimensions and (optionally) whether a
+// leaf is a b(...) buffer.
+bool AliasCompatible(const Shape& a, const Shape& b, bool ignore_buffer) {
+  if (ignore_buffer) {
+    const Shape& x = a.IsBuffer() ? *a.tuple_shapes[0] : a;
+    const Shape& y = b.IsBuffer() ? *b.tuple_shapes[0] : b;
+    if (&x != &a || &y != &b) return AliasCompatible(x, y, true);
+  }
+  return Compatible(a, b);
+}
+
+bool IsDenseArray(const Shape& s) { return s.IsArray(); }
+
+class VerifyAliasConfigRule : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{"verify-alias-config", "verify", Severity::kError,
+                                "aliasing declaration (output_to_operand_aliasing, "
+                                "input_output_alias, buffer_donor) that XLA's verifier rejects"};
+    return kInfo;
+  }
+
+  void Check(RuleContext& ctx) const override {
+    const Module& m = ctx.module();
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      if (m.FindAttribute(id, AttrName::kOutputToOperandAliasing) == nullptr) continue;
+      const Instruction& in = m.instr(id);
+      if (in.opcode == Opcode::kAsyncStart && !in.has(Instruction::kAsyncSugar)) {
+        CheckAsyncStart(ctx, id);
+      } else if (in.opcode == Opcode::kCustomCall || in.opcode == Opcode::kFusion) {
+        CheckOperandAliasing(ctx, id);
+      }
+    }
+    CheckModuleAliases(ctx);
+  }
+
+ private:
+  static void Report(RuleContext& ctx, InstrId id, std::string_view check, std::string message) {
+    ctx.ReportAtAttribute(id, AttrName::kOutputToOperandAliasing,
+                          StrCat("[", check, "] ", message));
+  }
+
+  // HandleCustomCall / HandleFusion.
+  static void CheckOperandAliasing(RuleContext& ctx, InstrId id) {
+    const Module& m = ctx.module();
+    const bool custom_call = m.opcode(id) == Opcode::kCustomCall;
+    const std::string_view check =
+        custom_call ? "ShapeVerifier::HandleCustomCall" : "ShapeVerifier::HandleFusion";
+    if (!m.has_known_shape(id)) return;
+    bool pin_unpin = false;
+    if (custom_call) {
+      if (FrontendAttribute(m, id, "xla_skip_custom_call_alias_shape_check")) return;
+      const std::string target = CustomCallTarget(m, id);
+      pin_unpin = target == "Pin" || target == "Unpin";
+    }
+    std::span<const InstrId> operands = m.operands(id);
+    for (const OutputOperandAlias& alias : OutputToOperandAliasing(m, id)) {
+      if (alias.operand < 0 || alias.operand >= static_cast<int64_t>(operands.size())) {
+        Report(ctx, id, check, StrCat("Invalid aliasing operand index ", alias.operand,
+                                      " (the instruction has ", operands.size(), " operands)."));
+        return;
+      }
+      const InstrId operand = operands[static_cast<size_t>(alias.operand)];
+      if (!m.has_known_shape(operand)) continue;
+      const Shape* operand_sub = Subshape(m.shape(operand), alias.operand_index);
+      if (operand_sub == nullptr) {
+        Report(ctx, id, check, StrCat("Invalid aliasing operand shape index ",
+                                      ShapeIndexToString(alias.operand_index), " into ",
+                                      HumanString(m.shape(operand)), "."));
+        return;
+      }
+      const Shape* output_sub = Subshape(m.shape(id), alias.output_index);
+      if (output_sub == nullptr) {
+        Report(ctx, id, check, StrCat("Invalid aliasing output shape index ",
+                                      ShapeIndexToString(alias.output_index), " into ",
+                                      HumanString(m.shape(id)), "."));
+        return;
+      }
+      if (!AliasCompatible(*output_sub, *operand_sub, pin_unpin)) {
+        Report(ctx, id, check, StrCat("Different aliasing shapes: ", HumanString(*operand_sub),
+                                      " vs ", HumanString(*output_sub)));
+        return;
+      }
+    }
+  }
+
+  // HandleAsyncStart: indices refer to the fully bound async shape
+  // (tuple(parameters), result, context...) and to the wrapped parameters.
+  static void CheckAsyncStart(RuleContext& ctx, InstrId id) {
+    const Module& m = ctx.module();
+    constexpr std::string_view kCheck = "ShapeVerifier::HandleAsyncStart";
+    std::span<const CompId> called = m.called(id);
+    ProgramShapeView program;
+    if (called.empty() || !m.has_known_shape(id) ||
+        !ctx.analyses().Get<ComputationSignatures>().Get(called[0], &program)) {
+      return;
+    }
+    const Shape& start = m.shape(id);
+    if (!start.IsTuple() || start.tuple_shapes.size() < 2) return;
+    Shape params;
+    InferTupleShape(program.parameters, &params);
+    Shape bound;
+    bound.element_type = PrimitiveType::kTuple;
+    bound.tuple_shapes.push_back(&params);
+    bound.tuple_shapes.push_back(program.result);
+    for (size_t i = 2; i < start.tuple_shapes.size(); ++i) {
+      bound.tuple_shapes.push_back(start.tuple_shapes[i]);
+    }
+    for (const OutputOperandAlias& alias : OutputToOperandAliasing(m, id)) {
+      if (alias.operand < 0) {
+        Report(ctx, id, kCheck, "Negative operand number in aliasing config.");
+        return;
+      }
+      if (alias.operand >= static_cast<int64_t>(program.parameters.size())) {
+        Report(ctx, id, kCheck, StrCat("Operand number ", alias.operand,
+                                       " in aliasing config is out of bounds."));
+        return;
+      }
+      if (alias.output_index.empty()) {
+        Report(ctx, id, kCheck, "Output index should not be empty.");
+        return;
+      }
+      const Shape* output_sub = Subshape(bound, alias.output_index);
+      if (output_sub == nullptr) {
+        Report(ctx, id, kCheck, StrCat("Invalid aliasing output shape index ",
+                                       ShapeIndexToString(alias.output_index), "."));
+        return;
+      }
+      const Shape* operand_sub =
+          Subshape(*program.parameters[static_cast<size_t>(alias.operand)], alias.operand_index);
+      if (operand_sub == nullptr) {
+        Report(ctx, id, kCheck, StrCat("Invalid aliasing operand shape index ",
+                                       ShapeIndexToString(alias.operand_index), "."));
+        return;
+      }
+      // An empty-tuple output aliased to an operand takes the operand's
+      // value (late binding of an output buffer).
+      const bool binds_empty = output_sub->IsTuple() && output_sub->tuple_shapes.empty();
+      if (!binds_empty && !AliasCompatible(*output_sub, *operand_sub, true)) {
+        Report(ctx, id, kCheck, StrCat("Different aliasing shapes: ", HumanString(*output_sub),
+                                       " vs ", HumanString(*operand_sub)));
+        return;
+      }
+    }
+  }
+
+  // HloInputOutputAliasConfig::Verify and HloBufferDonorConfig::Verify
+  // against the entry computation layout (or the entry's own shapes).
+  static void CheckModuleAliases(RuleContext& ctx) {
+    const Module& m = ctx.module();
+    const ModuleHeader& header = m.header();
+    if (m.entry() == kNoId) return;
+    if (header.input_output_alias.empty() && header.buffer_donors.empty()) return;
+    const Computation& entry = m.computation(m.entry());
+    std::vector<const Shape*> params;
+    const Shape* result = nullptr;
+    if (header.has_entry_layout) {
+      for (ShapeId s : header.entry_param_layouts) params.push_back(&m.shapes().Get(s));
+      if (header.entry_result_layout != kNoShape) {
+        result = &m.shapes().Get(header.entry_result_layout);
+      }
+    } else {
+      for (InstrId p : entry.parameters) {
+        params.push_back(m.has_known_shape(p) ? &m.shape(p) : nullptr);
+      }
+      if (entry.root != kNoId && m.has_known_shape(entry.root)) result = &m.shape(entry.root);
+    }
+    auto report = [&](uint32_t offset, std::string message) {
+      ctx.ReportAt({offset, offset + 1}, std::move(message));
+    };
+    absl::flat_hash_set<std::pair<int64_t, std::string>> aliased;
+    for (const InputOutputAlias& alias : header.input_output_alias) {
+      constexpr std::string_view kCheck = "[HloInputOutputAliasConfig::Verify] ";
+      if (alias.parameter < 0 || alias.parameter >= static_cast<int64_t>(params.size())) {
+        report(alias.offset, StrCat(kCheck, "Parameter number ", alias.parameter,
+                                    " is out of range: the entry computation has ",
+                                    params.size(), " parameters"));
+        continue;
+      }
+      const Shape* param = params[static_cast<size_t>(alias.parameter)];
+      if (param != nullptr) {
+        const Shape* sub = Subshape(*param, alias.parameter_index);
+        if (sub == nullptr) {
+          report(alias.offset, StrCat(kCheck, "Parameter index ",
+                                      ShapeIndexToString(alias.parameter_index),
+                                      " is not valid for parameter ", alias.parameter, " (",
+                                      HumanString(*param), ")"));
+          continue;
+        }
+        if (!IsDenseArray(*sub)) {
+          report(alias.offset, StrCat(kCheck, "The aliased parameter subshape must be a dense "
+                                      "array, got ", HumanString(*sub)));
+          continue;
+        }
+      }
+      if (result != nullptr) {
+        const Shape* sub = Subshape(*result, alias.output_index);
+        if (sub == nullptr) {
+          report(alias.offset, StrCat(kCheck, "Output index ",
+                                      ShapeIndexToString(alias.output_index),
+                                      " is not valid for the result ", HumanString(*result)));
+          continue;
+        }
+        if (!IsDenseArray(*sub)) {
+          report(alias.offset, StrCat(kCheck, "The aliased output subshape must be a dense "
+                                      "array, got ", HumanString(*sub)));
+          continue;
+        }
+      }
+      auto key = std::make_pair(alias.parameter, ShapeIndexToString(alias.parameter_index));
+      if (!aliased.insert(key).second) {
+        report(alias.offset, StrCat(kCheck, "Parameter ", alias.parameter, " at index ",
+                                    key.second, " is aliased with more than one output"));
+      }
+    }
+    for (const BufferDonor& donor : header.buffer_donors) {
+      constexpr std::string_view kCheck = "[HloBufferDonorConfig::Verify] ";
+      if (donor.parameter < 0 || donor.parameter >= static_cast<int64_t>(params.size())) {
+        report(donor.offset, StrCat(kCheck, "Parameter number ", donor.parameter,
+                                    " is out of range: the entry computation has ",
+                                    params.size(), " parameters"));
+        continue;
+      }
+      const Shape* param = params[static_cast<size_t>(donor.parameter)];
+      if (param != nullptr) {
+        const Shape* sub = Subshape(*param, donor.parameter_index);
+        if (sub == nullptr || !IsDenseArray(*sub)) {
+          report(donor.offset, StrCat(kCheck, "Parameter index ",
+                                      ShapeIndexToString(donor.parameter_index),
+                                      " of parameter ", donor.parameter,
+                                      " is not a dense array in ", HumanString(*param)));
+          continue;
+        }
+      }
+      if (aliased.contains(
+              std::make_pair(donor.parameter, ShapeIndexToString(donor.parameter_index)))) {
+        report(donor.offset, StrCat(kCheck, "Input ", donor.parameter, " at index ",
+                                    ShapeIndexToString(donor.parameter_index),
+                                    " is registered as a buffer donor. However, it is also in "
+                                    "the input output alias config."));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeVerifyAliasConfigRule() {
+  return std::make_unique<VerifyAliasConfigRule>();
+}
+
+}  // namespace hlolint

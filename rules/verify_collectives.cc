@@ -1,0 +1,44 @@
+// verify-collectives: collective ops agree with the module's replica and
+// partition counts and with XLA's collective shape rules (CheckReplicaGroups,
+// GetCollectiveOpGroupMode, CheckCommonAllGatherInvariants,
+// HandleReduceScatter, HandleAllToAll, HandleRaggedAllToAll,
+// CheckInplaceCollectivePermute, CheckDuplicatedSourceOrTarget).
+#include "analysis/verify_collectives.h"
+#include "rules/rule_factories.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+class VerifyCollectivesRule : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{"verify-collectives", "verify", Severity::kError,
+                                "collective op whose replica groups, pairs or shapes XLA's "
+                                "verifier rejects"};
+    return kInfo;
+  }
+
+  void Check(RuleContext& ctx) const override {
+    const Module& m = ctx.module();
+    CollectiveChecker checker(m);
+    VerifyFinding finding;
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      if (checker.Check(id, &finding)) continue;
+      std::string message = StrCat("[", finding.check, "] ", finding.message);
+      if (finding.attribute != AttrName::kUnknown) {
+        ctx.ReportAtAttribute(id, finding.attribute, std::move(message));
+      } else {
+        ctx.Report(id, std::move(message));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeVerifyCollectivesRule() {
+  return std::make_unique<VerifyCollectivesRule>();
+}
+
+}  // namespace hlolint

@@ -1,0 +1,89 @@
+// verify-entry-layout: the entry computation agrees with the module's
+// entry_computation_layout, and must-alias outputs have exactly the shape,
+// layout and memory space of the parameter they alias
+// (ShapeVerifier::VerifyEntryComputationLayout). Shape differences between
+// the layout and the entry are warnings: translation tests carry them, and
+// XLA replaces the entry layout when it compiles.
+#include "analysis/shape_inference.h"
+#include "rules/rule_factories.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+class VerifyEntryLayoutRule : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{"verify-entry-layout", "verify", Severity::kError,
+                                "entry computation or must-alias pair that contradicts the "
+                                "entry_computation_layout"};
+    return kInfo;
+  }
+
+  void Check(RuleContext& ctx) const override {
+    const Module& m = ctx.module();
+    const ModuleHeader& header = m.header();
+    if (m.entry() == kNoId || !header.has_entry_layout) return;
+    const Computation& entry = m.computation(m.entry());
+    const SourceSpan at{header.entry_layout_offset, header.entry_layout_offset + 1};
+    constexpr std::string_view kCheck = "[ShapeVerifier::VerifyEntryComputationLayout] ";
+    if (header.entry_param_layouts.size() != entry.parameters.size()) {
+      ctx.ReportAt(at, StrCat(kCheck, "Number of parameters in entry computation layout (",
+                              header.entry_param_layouts.size(), ") must be same as number of "
+                              "parameters of entry computation (", entry.parameters.size(), ")"))
+          .WithSeverity(Severity::kWarning);
+    } else {
+      for (size_t i = 0; i < entry.parameters.size(); ++i) {
+        const InstrId p = entry.parameters[i];
+        if (p == kNoId || !m.has_known_shape(p)) continue;
+        const Shape& layout = m.shapes().Get(header.entry_param_layouts[i]);
+        if (!Compatible(m.shape(p), layout)) {
+          ctx.ReportAt(at, StrCat(kCheck, "Shape of the entry computation parameter ", i, " is ",
+                                  HumanString(m.shape(p)), " should be compatible to the one "
+                                  "specified in module's entry computation layout ",
+                                  HumanString(layout)))
+              .WithSeverity(Severity::kWarning);
+        }
+      }
+    }
+    if (header.entry_result_layout != kNoShape && entry.root != kNoId &&
+        m.has_known_shape(entry.root)) {
+      const Shape& layout = m.shapes().Get(header.entry_result_layout);
+      if (!Compatible(m.shape(entry.root), layout)) {
+        ctx.ReportAt(at, StrCat(kCheck, "Shape of the root instruction of entry computation (",
+                                HumanString(m.shape(entry.root)), ") should be compatible to "
+                                "one specified in module's entry computation layout (",
+                                HumanString(layout), ")"))
+            .WithSeverity(Severity::kWarning);
+      }
+    }
+    if (header.entry_result_layout == kNoShape) return;
+    const Shape& result = m.shapes().Get(header.entry_result_layout);
+    for (const InputOutputAlias& alias : header.input_output_alias) {
+      if (!alias.must_alias || alias.parameter < 0 ||
+          alias.parameter >= static_cast<int64_t>(header.entry_param_layouts.size())) {
+        continue;
+      }
+      const Shape* out = Subshape(result, alias.output_index);
+      const Shape* in =
+          Subshape(m.shapes().Get(header.entry_param_layouts[static_cast<size_t>(alias.parameter)]),
+                   alias.parameter_index);
+      if (out == nullptr || in == nullptr || ShapesEqual(*out, *in)) continue;
+      ctx.ReportAt({alias.offset, alias.offset + 1},
+                   StrCat(kCheck, "Shape and memory space of the result at index ",
+                          ShapeIndexToString(alias.output_index), " (", ShapeToString(*out),
+                          ") must be the same as the shape and memory space of aliased "
+                          "parameter ", alias.parameter, " at index ",
+                          ShapeIndexToString(alias.parameter_index), " (", ShapeToString(*in),
+                          ")"));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeVerifyEntryLayoutRule() {
+  return std::make_unique<VerifyEntryLayoutRule>();
+}
+
+}  // namespace hlolint

@@ -1,0 +1,127 @@
+// verify-layout: the layout checks XLA's layout-sensitive verifier makes
+// that hold for every backend, restricted to what real dumps never violate:
+// dynamic-slice and concatenate keep their operands' layouts and a
+// dynamic-slice does not move data from device to host memory
+// (InstructionVerifier::Postprocess, HostOffloadInstructionCanChangeMemorySpace);
+// host-memory copies do not transpose or convert (ShapeVerifier::CheckShape,
+// kCopy); copy-start keeps the operand's minor-to-major order
+// (ShapeVerifier::HandleCopyStart). Only layouts written in the text are
+// compared.
+#include "analysis/shape_inference.h"
+#include "rules/rule_factories.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+constexpr int64_t kHostMemorySpace = 5;
+
+bool WrittenArrayLayout(const Shape& s) { return s.IsArray() && s.has_layout; }
+
+class VerifyLayoutRule : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{"verify-layout", "verify", Severity::kError,
+                                "layout or memory-space change that XLA's layout-sensitive "
+                                "verifier rejects"};
+    return kInfo;
+  }
+
+  void Check(RuleContext& ctx) const override {
+    const Module& m = ctx.module();
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      const Opcode op = m.opcode(id);
+      if (op != Opcode::kDynamicSlice && op != Opcode::kConcatenate && op != Opcode::kCopy &&
+          op != Opcode::kCopyStart) {
+        continue;
+      }
+      if (!m.has_known_shape(id)) continue;
+      switch (op) {
+        case Opcode::kDynamicSlice: case Opcode::kConcatenate: CheckPreserved(ctx, id); break;
+        case Opcode::kCopy: CheckHostCopy(ctx, id); break;
+        default: CheckCopyStart(ctx, id); break;
+      }
+    }
+  }
+
+ private:
+  static void CheckPreserved(RuleContext& ctx, InstrId id) {
+    const Module& m = ctx.module();
+    const Shape& result = m.shape(id);
+    if (!WrittenArrayLayout(result)) return;
+    for (InstrId operand : m.operands(id)) {
+      if (!m.has_known_shape(operand)) continue;
+      const Shape& s = m.shape(operand);
+      if (!WrittenArrayLayout(s) || s.rank() != result.rank()) continue;
+      if (m.opcode(id) == Opcode::kDynamicSlice && s.layout.memory_space == 0 &&
+          result.layout.memory_space == kHostMemorySpace) {
+        ctx.Report(id, "[HostOffloadInstructionCanChangeMemorySpace] DynamicSlice instruction "
+                       "shouldn't change layout memory space from device to host")
+            .Note(operand, "operand in device memory");
+        return;
+      }
+      if (s.layout.minor_to_major != result.layout.minor_to_major) {
+        ctx.Report(id, StrCat("[InstructionVerifier::Postprocess] Instruction shouldn't change "
+                              "layouts: ", OpcodeName(m.opcode(id)), " from ", ShapeToString(s),
+                              " to ", ShapeToString(result)))
+            .Note(operand, "operand with a different layout");
+        return;
+      }
+    }
+  }
+
+  static void CheckHostCopy(RuleContext& ctx, InstrId id) {
+    const Module& m = ctx.module();
+    const InstrId operand = m.operand(id, 0);
+    if (!m.has_known_shape(operand)) return;
+    const Shape& result = m.shape(id);
+    const Shape& source = m.shape(operand);
+    if (!WrittenArrayLayout(result) || !WrittenArrayLayout(source)) return;
+    const int64_t to = result.layout.memory_space;
+    const int64_t from = source.layout.memory_space;
+    if (to == from || (to != kHostMemorySpace && from != kHostMemorySpace)) return;
+    bool ok;
+    if (to == kHostMemorySpace) {
+      ok = result.element_type == source.element_type;
+    } else {
+      ShapeEqualOptions options;
+      options.ignore_memory_space = true;
+      ok = ShapesEqual(result, source, options);
+    }
+    if (!ok) {
+      ctx.Report(id, StrCat("[ShapeVerifier::CheckShape] A copy ",
+                            to == kHostMemorySpace ? "to host memory may not change the element "
+                                                     "type"
+                                                   : "between host and device memory may not "
+                                                     "transpose or change the element type",
+                            ": ", ShapeToString(source), " -> ", ShapeToString(result)))
+          .Note(operand, "operand");
+    }
+  }
+
+  static void CheckCopyStart(RuleContext& ctx, InstrId id) {
+    const Module& m = ctx.module();
+    const InstrId operand = m.operand(id, 0);
+    if (!m.has_known_shape(operand)) return;
+    const Shape& shape = m.shape(id);
+    const Shape& source = m.shape(operand);
+    if (!WrittenArrayLayout(source) || !shape.IsTuple() || shape.tuple_shapes.size() < 2) return;
+    for (int i = 0; i < 2; ++i) {
+      const Shape& element = *shape.tuple_shapes[i];
+      if (WrittenArrayLayout(element) &&
+          element.layout.minor_to_major != source.layout.minor_to_major) {
+        ctx.Report(id, StrCat("[ShapeVerifier::HandleCopyStart] Expected element {", i,
+                              "} to have the operand's layout: ", ShapeToString(element),
+                              " vs ", ShapeToString(source)))
+            .Note(operand, "operand");
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeVerifyLayoutRule() { return std::make_unique<VerifyLayoutRule>(); }
+
+}  // namespace hlolint

@@ -1,0 +1,38 @@
+// verify-operand-count: opcodes with a fixed arity have exactly that many
+// operands (ShapeVerifier::Preprocess with HloOpcodeArity, CheckOperandCount).
+#include "rules/rule_factories.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+class VerifyOperandCountRule : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{"verify-operand-count", "verify", Severity::kError,
+                                "instruction with the wrong number of operands for its opcode"};
+    return kInfo;
+  }
+
+  void Check(RuleContext& ctx) const override {
+    const Module& m = ctx.module();
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      const Opcode op = m.opcode(id);
+      const size_t count = m.operands(id).size();
+      int expected = OpcodeArity(op);
+      if (op == Opcode::kScaledDot && count == 6) continue;  // scaled-dot with offsets
+      if (op == Opcode::kDot && count > 2) continue;         // sparse dot (older XLA)
+      if (expected < 0 || static_cast<int>(count) == expected) continue;
+      ctx.Report(id, StrCat("[ShapeVerifier::Preprocess] Expected ", expected, " operands for ",
+                            OpcodeName(op), " instruction, found ", count));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakeVerifyOperandCountRule() {
+  return std::make_unique<VerifyOperandCountRule>();
+}
+
+}  // namespace hlolint
