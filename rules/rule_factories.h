@@ -21,7 +21,6 @@ std::unique_ptr<Rule> MakeMissedInPlacePairRule();
 
 // Structural verifier (category verify).
 std::unique_ptr<Rule> MakeVerifyShapeRule();
-
 std::unique_ptr<Rule> MakeVerifyAsyncPairsRule();
 std::unique_ptr<Rule> MakeVerifyCallSignatureRule();
 std::unique_ptr<Rule> MakeVerifyChannelsRule();

@@ -10,17 +10,6 @@ using namespace inference_internal;
 
 namespace {
 
-std::string ProgramString(const ProgramShapeView& program) {
-  std::string out = "(";
-  for (size_t i = 0; i < program.parameters.size(); ++i) {
-    if (i) out += ", ";
-    out += HumanString(*program.parameters[i]);
-  }
-  out += ") -> ";
-  out += program.result ? HumanString(*program.result) : "?";
-  return out;
-}
-
 bool IsScalarOf(const Shape& shape, PrimitiveType type) {
   return shape.IsScalar() && shape.element_type == type;
 }

@@ -58,9 +58,9 @@ struct Instruction {
   uint32_t attrs_begin = 0;
   uint32_t called_begin = 0;
   uint32_t control_begin = 0;
-  uint16_t attr_count = 0;
-  uint16_t called_count = 0;
-  uint16_t control_count = 0;
+  uint16_t attr_count = 0;     // at most one per AttrName
+  uint32_t called_count = 0;
+  uint32_t control_count = 0;
   Opcode opcode = Opcode::kInvalid;
   // For async-start/update/done: the opcode of the wrapped instruction (X of
   // the `X-start` sugar, or the root of the `calls=` computation).
@@ -155,8 +155,10 @@ class Module {
   // --- computations ---
   size_t computation_count() const { return computations_.size(); }
   const Computation& computation(CompId id) const { return computations_[id]; }
+  // XLA names inline `{...}` computations (written as attribute values) "_".
   std::string_view computation_name(CompId id) const {
     const Computation& c = computations_[id];
+    if (c.is_inline) return "_";
     return text(c.name_offset, c.name_size);
   }
   CompId entry() const { return entry_; }

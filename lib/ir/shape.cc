@@ -295,6 +295,88 @@ std::string ShapeToString(const Shape& shape, bool with_layout) {
   return out;
 }
 
+std::string ShapeToStringWithDefaultLayout(const Shape& shape) {
+  if (shape.IsTuple()) {
+    std::string out = "(";
+    for (size_t i = 0; i < shape.tuple_shapes.size(); ++i) {
+      if (i) out += ", ";
+      out += ShapeToStringWithDefaultLayout(*shape.tuple_shapes[i]);
+    }
+    return out + ")";
+  }
+  if (shape.IsBuffer()) {
+    return StrCat("b(", ShapeToStringWithDefaultLayout(*shape.tuple_shapes[0]), ")");
+  }
+  std::string out = ShapeToString(shape, true);
+  if (shape.IsArray() && !shape.has_layout && shape.rank() > 0) {
+    out += "{";
+    for (int i = shape.rank() - 1; i >= 0; --i) {
+      out += StrCat(i);
+      if (i) out += ",";
+    }
+    out += "}";
+  }
+  return out;
+}
+
+std::string LayoutValidationError(const Shape& shape) {
+  if (!shape.IsArray() || !shape.has_layout) return "";
+  const Layout& layout = shape.layout;
+  const int64_t rank = shape.rank();
+  if (static_cast<int64_t>(layout.minor_to_major.size()) != rank) {
+    return StrCat("layout minor_to_major field contains ", layout.minor_to_major.size(),
+                  " elements, but shape is rank ", rank);
+  }
+  // Distinctness: a bit mask for the usual ranks, a vector beyond 64.
+  uint64_t seen_small = 0;
+  std::vector<bool> seen_large;
+  if (rank > 64) seen_large.assign(static_cast<size_t>(rank), false);
+  for (int64_t dim : layout.minor_to_major) {
+    if (dim < 0 || dim >= rank) {
+      return StrCat("layout minor_to_major field has out-of-bounds value ", dim, " for rank ",
+                    rank);
+    }
+    bool duplicate;
+    if (rank <= 64) {
+      duplicate = (seen_small >> dim) & 1;
+      seen_small |= uint64_t{1} << dim;
+    } else {
+      duplicate = seen_large[static_cast<size_t>(dim)];
+      seen_large[static_cast<size_t>(dim)] = true;
+    }
+    if (duplicate) {
+      return StrCat("layout minor_to_major field has duplicate value ", dim);
+    }
+  }
+  if (!layout.dim_level_types.empty() &&
+      static_cast<int64_t>(layout.dim_level_types.size()) != rank) {
+    return StrCat("layout dim_level_types field contains ", layout.dim_level_types.size(),
+                  " elements, but shape is rank ", rank);
+  }
+  if (layout.tail_padding_alignment <= 0) {
+    return "layout tail_padding_alignment_in_elements L(...) must be positive";
+  }
+  bool sparse = false;
+  for (DimLevelType type : layout.dim_level_types) sparse |= type != DimLevelType::kDense;
+  if (!sparse && layout.index_type != PrimitiveType::kInvalid) {
+    return "layout has an index primitive type #(...) but is not sparse";
+  }
+  if (!sparse && layout.pointer_type != PrimitiveType::kInvalid) {
+    return "layout has a pointer primitive type *(...) but is not sparse";
+  }
+  if (!sparse && layout.physical_shape != nullptr) {
+    return "layout has a physical shape P(...) but is not sparse";
+  }
+  for (const auto& tile : layout.tiles) {
+    if (tile.empty()) return "layout has an empty tile T()";
+    for (int64_t d : tile) {
+      if (d == 0) return "layout has a tile with a 0 dimension";
+    }
+  }
+  if (layout.element_size_bits < 0) return "layout element size E(...) must not be negative";
+  return "";
+}
+
 ShapeTable::ShapeTable() : index_(16, Hash{this}, Eq{this}) {}
 
 size_t ShapeTable::Hash::operator()(ShapeId id) const { return (*this)(table->Get(id)); }

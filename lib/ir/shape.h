@@ -114,6 +114,14 @@ bool IsDefaultLayoutOrUnset(const Shape& shape);
 
 // "f32[2,3]{1,0}" / "(f32[2]{0}, s32[])"; layouts only when `with_layout`.
 std::string ShapeToString(const Shape& shape, bool with_layout = true);
+// As XLA's ShapeUtil::HumanStringWithLayout after parsing: array shapes
+// without a written layout print the default one, as XLA fills it in.
+std::string ShapeToStringWithDefaultLayout(const Shape& shape);
+
+// Why the layout written on an array shape is invalid (XLA's
+// LayoutUtil::ValidateLayoutForShape), or "" when it is valid or absent.
+// XLA checks this for tuple elements, constants and default entry layouts.
+std::string LayoutValidationError(const Shape& shape);
 
 // Interns shapes of one module. References stay valid for the table's life.
 class ShapeTable {

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "fmt/format.h"
+
 namespace hlolint {
 namespace {
 
@@ -338,7 +340,10 @@ TokKind Lexer::LexToken(uint64_t skip_mask) {
           const char* comment_start = cur_;
           cur_ += 2;
           if (!SkipBlockComment()) {
-            if (*cur_ == '\0' && cur_ < end_) return Error(LexError::kNulByte);
+            if (*cur_ == '\0' && cur_ < end_) {
+              tok_.begin = static_cast<uint32_t>(cur_ - buf_);
+              return Error(LexError::kNulByte);
+            }
             cur_ = comment_start;
             return Error(LexError::kUnterminatedComment);
           }
@@ -347,7 +352,10 @@ TokKind Lexer::LexToken(uint64_t skip_mask) {
         if (cur_[1] == '/') {
           cur_ += 2;
           if (SkipLineComment()) return TokKind::kSplitMarker;
-          if (*cur_ == '\0' && cur_ < end_) return Error(LexError::kNulByte);
+          if (*cur_ == '\0' && cur_ < end_) {
+            tok_.begin = static_cast<uint32_t>(cur_ - buf_);
+            return Error(LexError::kNulByte);
+          }
           continue;
         }
         ++cur_;
@@ -557,6 +565,7 @@ TokKind Lexer::LexString(char quote) {
     if (*p == '\0') {
       if (p < end_) {
         cur_ = p;
+        tok_.begin = static_cast<uint32_t>(p - buf_);
         return Error(LexError::kNulByte);
       }
       cur_ = start + 1;
@@ -573,7 +582,14 @@ TokKind Lexer::LexString(char quote) {
   tok_.text = std::string_view(start + 1, static_cast<size_t>(p - start - 1));
   tok_.string_has_escapes = escapes;
   cur_ = p + 1;
-  if (escapes && !ValidStringEscapes(tok_.text)) return Error(LexError::kBadEscape);
+  if (escapes) {
+    const size_t bad = FindInvalidEscape(tok_.text);
+    if (bad != std::string_view::npos) {
+      // Point at the offending backslash rather than the string's start.
+      tok_.begin = static_cast<uint32_t>(tok_.text.data() + bad - buf_);
+      return Error(LexError::kBadEscape);
+    }
+  }
   return TokKind::kString;
 }
 
@@ -587,6 +603,7 @@ TokKind Lexer::LexJsonDict() {
     if (c == '\0') {
       if (p < end_) {
         cur_ = p;
+        tok_.begin = static_cast<uint32_t>(p - buf_);
         tok_.kind = Error(LexError::kNulByte);
         return tok_.kind;
       }
@@ -597,6 +614,7 @@ TokKind Lexer::LexJsonDict() {
       ++p;
       while (*p != '"') {
         if (*p == '\0') {
+          if (p < end_) tok_.begin = static_cast<uint32_t>(p - buf_);
           tok_.kind = Error(p < end_ ? LexError::kNulByte : LexError::kUnterminatedJson);
           return tok_.kind;
         }
@@ -651,10 +669,11 @@ double Lexer::DecimalValue() const {
   return value;
 }
 
-bool ValidStringEscapes(std::string_view raw) {
+size_t FindInvalidEscape(std::string_view raw) {
   for (size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] != '\\') continue;
-    if (++i >= raw.size()) return false;
+    const size_t backslash = i;
+    if (++i >= raw.size()) return backslash;
     char c = raw[i];
     switch (c) {
       case 'a': case 'b': case 'f': case 'n': case 'r': case 't': case 'v':
@@ -667,7 +686,7 @@ bool ValidStringEscapes(std::string_view raw) {
           value = value * 8 + (raw[++i] - '0');
           ++digits;
         }
-        if (value > 0xff) return false;
+        if (value > 0xff) return backslash;
         break;
       }
       case 'x': case 'X': {
@@ -676,21 +695,61 @@ bool ValidStringEscapes(std::string_view raw) {
           ++i;
           ++digits;
         }
-        if (digits == 0 || digits > 2) return false;
+        if (digits == 0 || digits > 2) return backslash;
         break;
       }
       case 'u': case 'U': {
         size_t want = c == 'u' ? 4 : 8;
         for (size_t k = 0; k < want; ++k) {
-          if (++i >= raw.size() || !Is(raw[i], kHexDigit)) return false;
+          if (++i >= raw.size() || !Is(raw[i], kHexDigit)) return backslash;
         }
         break;
       }
       default:
-        return false;
+        return backslash;
     }
   }
-  return true;
+  return std::string_view::npos;
+}
+
+bool ValidStringEscapes(std::string_view raw) {
+  return FindInvalidEscape(raw) == std::string_view::npos;
+}
+
+std::string DescribeLexError(const Token& token, const char* buffer) {
+  const char* at = buffer + token.begin;
+  const unsigned char c = static_cast<unsigned char>(*at);
+  switch (token.error) {
+    case LexError::kUnexpectedChar:
+      if (c == 0xC2 && static_cast<unsigned char>(at[1]) == 0xA0) {
+        return "non-breaking space (U+00A0) is not whitespace in HLO text";
+      }
+      if (c >= 0x80) return fmt::format("unexpected non-ASCII byte 0x{:02X}", c);
+      if (c < 0x20 || c == 0x7f) return fmt::format("unexpected control character 0x{:02X}", c);
+      switch (c) {
+        case '%': return "'%' must be followed by a name";
+        case '/': return "unexpected '/' (comments are /* ... */ or // ...)";
+        case '.': return "unexpected '.' (only '...' is a token)";
+        case '<': return "unexpected '<' (only '<=' is a token)";
+        default: return fmt::format("unexpected character '{}'", static_cast<char>(c));
+      }
+    case LexError::kBadEscape: {
+      // Show the escape letter and, for \x \u \U, the digits that follow.
+      size_t length = 2;
+      const char e = at[1];
+      const size_t max_digits = e == 'x' || e == 'X' ? 3 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+      while (length < 2 + max_digits && Is(at[length], kHexDigit)) ++length;
+      return fmt::format("invalid escape sequence '{}' in string",
+                         std::string_view(at, at[1] == '\0' ? 1 : length));
+    }
+    case LexError::kIntOverflow:
+      return fmt::format("integer literal {} does not fit in 64 bits",
+                         std::string_view(at, token.end > token.begin ? token.end - token.begin : 0));
+    case LexError::kBadNanPayload:
+      return "invalid NaN payload: expected nan(0x1) to nan(0xfffffffffffff)";
+    default:
+      return std::string(LexErrorMessage(token.error));
+  }
 }
 
 std::string UnescapeString(std::string_view raw) {

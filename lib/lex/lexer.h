@@ -67,6 +67,11 @@ class Lexer {
 
 // Validates the escapes of a string token's text as absl::CUnescape would.
 bool ValidStringEscapes(std::string_view raw);
+// Offset of the backslash of the first escape absl::CUnescape rejects, or
+// npos when every escape is valid.
+size_t FindInvalidEscape(std::string_view raw);
+// A message for a kError token, naming the offending text.
+std::string DescribeLexError(const Token& token, const char* buffer);
 // Processes C escapes (\n, \", \\, octal, \x, \u, \U). Invalid escapes are
 // kept verbatim; call ValidStringEscapes first when that matters.
 std::string UnescapeString(std::string_view raw);

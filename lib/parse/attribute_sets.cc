@@ -146,10 +146,9 @@ AttrSet Build(Opcode op) {
       s.Allow(A::kDimLabels, T::kConvDims, true);
       s.Allow(A::kFeatureGroupCount, T::kInt64);
       s.Allow(A::kBatchGroupCount, T::kInt64);
-      s.Allow(A::kConvKind, T::kConvKind);
       s.Allow(A::kConvolutionKind, T::kConvKind);
       s.Allow(A::kOperandPrecision, T::kPrecisionList);
-      s.Allow(A::kSparsityConfig, T::kStringOrJson);
+      s.Allow(A::kSparsityConfig, T::kSparsityConfig);
       s.Allow(A::kAlgorithm, T::kPrecisionAlgorithm);
       s.Allow(A::kBlockScalingConfig, T::kStringOrJson);
       break;

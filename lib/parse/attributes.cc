@@ -137,6 +137,15 @@ std::optional<ReplicaGroups> ReplicaGroupsAttr(const Module& m, InstrId id) {
   return groups;
 }
 
+std::optional<Sharding> ShardingAttr(const Module& m, InstrId id, AttrName name) {
+  const Attribute* a = Find(m, id, name);
+  if (a == nullptr) return std::nullopt;
+  AttrReader r(m, *a, nullptr);
+  Sharding sharding;
+  if (!r.ParseSharding(&sharding)) return std::nullopt;
+  return sharding;
+}
+
 std::optional<std::vector<ShapeId>> ShapeListAttr(const Module& m, InstrId id, AttrName name,
                                                   ShapeTable& table) {
   const Attribute* a = Find(m, id, name);

@@ -31,6 +31,9 @@ std::optional<ConvolutionDimensionNumbers> DimLabelsAttr(const Module& m, InstrI
 std::optional<SliceRanges> SliceAttr(const Module& m, InstrId id);
 std::optional<PaddingConfig> PaddingAttr(const Module& m, InstrId id);
 std::optional<ReplicaGroups> ReplicaGroupsAttr(const Module& m, InstrId id);
+// `sharding={...}` (or another sharding-valued attribute).
+std::optional<Sharding> ShardingAttr(const Module& m, InstrId id,
+                                     AttrName name = AttrName::kSharding);
 // Shape-valued attributes (operand_layout_constraints, outfeed_shape) are
 // interned into `table`, which must outlive the returned ids.
 std::optional<std::vector<ShapeId>> ShapeListAttr(const Module& m, InstrId id, AttrName name,

@@ -87,24 +87,6 @@ int ParserOperandCount(Opcode op) {
   }
 }
 
-bool IsChannelInstruction(Opcode op) {
-  switch (op) {
-    case Opcode::kSend: case Opcode::kSendDone: case Opcode::kRecv: case Opcode::kRecvDone:
-    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllReduce:
-    case Opcode::kAllReduceStart: case Opcode::kReduceScatter: case Opcode::kAllToAll:
-    case Opcode::kRaggedAllToAll: case Opcode::kCollectiveBroadcast:
-    case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart:
-    case Opcode::kCollectiveReduce:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool IsAsync(Opcode op) {
-  return op == Opcode::kAsyncStart || op == Opcode::kAsyncUpdate || op == Opcode::kAsyncDone;
-}
-
 // Names XLA's NameUniquer would change: element type names (except tuple)
 // and a `__` prefix not reserved as `__xla_`. ("buffer" became a type name
 // after the XLA versions hlolint follows, so it stays a valid name.)
@@ -117,34 +99,6 @@ std::string SanitizedName(std::string_view name) {
   return out;
 }
 
-// §6.4 of the parser notes: the layout checks XLA makes inside tuples,
-// constants and default entry layouts. Returns "" when valid.
-std::string LayoutProblem(const Shape& shape) {
-  if (!shape.IsArray() || !shape.has_layout) return "";
-  const Layout& layout = shape.layout;
-  const int rank = shape.rank();
-  std::vector<bool> seen(static_cast<size_t>(rank), false);
-  for (int64_t dim : layout.minor_to_major) {
-    if (dim < 0 || dim >= rank || seen[static_cast<size_t>(dim)]) {
-      return StrCat("layout minor_to_major {", StrJoin(layout.minor_to_major, ","),
-                          "} is not a permutation of the ", rank, " dimensions");
-    }
-    seen[static_cast<size_t>(dim)] = true;
-  }
-  if (layout.tail_padding_alignment <= 0) return "tail padding alignment L(...) must be positive";
-  if (layout.index_type != PrimitiveType::kInvalid || layout.pointer_type != PrimitiveType::kInvalid) {
-    return "index and pointer types #(...)/*(...) are only valid for sparse arrays";
-  }
-  for (const auto& tile : layout.tiles) {
-    if (tile.empty()) return "a tile T() must have at least one dimension";
-    for (int64_t d : tile) {
-      if (d == 0) return "a tile dimension must not be 0";
-    }
-  }
-  if (layout.element_size_bits < 0) return "element size E(...) must not be negative";
-  return "";
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -152,6 +106,9 @@ std::string LayoutProblem(const Shape& shape) {
 
 void ModuleParser::InstrScratch::Reset() {
   operands.clear();
+  operand_offsets.clear();
+  operand_shapes.clear();
+  virtual_operands = false;
   attributes.clear();
   controls.clear();
   called.clear();
@@ -240,9 +197,11 @@ ParsedModule ModuleParser::ParseNextModule() {
   error_.reset();
   error_note_.reset();
   depth_ = 0;
+  depth_exceeded_ = false;
   scope_depth_ = 0;
   computation_names_.Clear();
   module_shape_cache_.Clear();
+  async_start_of_.clear();
   shape_cache_ = &module_shape_cache_;
   scratch_level_ = 0;
   builder_->begin_offset() = out.begin_offset;
@@ -316,195 +275,6 @@ bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
   }
   builder_->end_offset() = lexer_.offset();
   return FinishModule(out);
-}
-
-bool ModuleParser::ParseHeaderAttributes() {
-  ModuleHeader& header = builder_->header();
-  static constexpr std::string_view kAllowed[] = {
-      "alias_passthrough_params",
-      "allow_spmd_sharding_propagation_to_output",
-      "allow_spmd_sharding_propagation_to_parameters",
-      "backend_config",
-      "buffer_donor",
-      "debug_attributes",
-      "entry_computation_layout",
-      "frontend_attributes",
-      "input_output_alias",
-      "is_scheduled",
-      "num_partitions",
-      "origin_recovery_table",
-      "replica_count",
-  };
-  std::vector<std::string_view> seen;
-  while (EatIfPresent(TokKind::kComma)) {
-    const uint32_t offset = lexer_.offset();
-    if (kind() != TokKind::kAttributeName) return TokenError("expects attribute name");
-    std::string_view name = tok().text;
-    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
-      return Error(offset, StrCat("attribute ", name, " already exists"));
-    }
-    if (std::find(std::begin(kAllowed), std::end(kAllowed), name) == std::end(kAllowed)) {
-      return Error(offset, StrCat("unexpected attribute \"", name, "\". Allowed attributes: ",
-                                        StrJoin(kAllowed, ", ")));
-    }
-    seen.push_back(name);
-    Lex();
-    bool ok = true;
-    if (name == "is_scheduled") {
-      header.is_scheduled_offset = offset;
-      ok = ParseBool(&header.is_scheduled);
-    } else if (name == "replica_count") {
-      header.replica_count_offset = offset;
-      ok = ParseInt64(&header.replica_count);
-    } else if (name == "num_partitions") {
-      header.num_partitions_offset = offset;
-      ok = ParseInt64(&header.num_partitions);
-    } else if (name == "input_output_alias") {
-      header.input_output_alias_offset = offset;
-      ok = ParseInputOutputAlias(&header.input_output_alias);
-    } else if (name == "buffer_donor") {
-      header.buffer_donor_offset = offset;
-      ok = ParseBufferDonors(&header.buffer_donors);
-    } else if (name == "alias_passthrough_params") {
-      ok = ParseBool(&header.alias_passthrough_params);
-    } else if (name == "entry_computation_layout") {
-      header.entry_layout_offset = offset;
-      header.has_entry_layout = true;
-      ok = ParseComputationLayout(&header.entry_param_layouts, &header.entry_result_layout);
-    } else if (name == "frontend_attributes") {
-      header.frontend_attributes_offset = offset;
-      ok = ParseFrontendAttributes();
-    } else if (name == "allow_spmd_sharding_propagation_to_parameters" ||
-               name == "allow_spmd_sharding_propagation_to_output") {
-      ok = ParseBooleanListOrSingleBoolean();
-    } else if (name == "origin_recovery_table") {
-      ok = ParseOriginalValueRecoveryTable();
-    } else if (name == "debug_attributes") {
-      ok = ParseDebugAttributes();
-    } else if (name == "backend_config") {
-      std::string_view raw;
-      if (kind() == TokKind::kString) {
-        ok = ParseString(&raw);
-      } else if (kind() == TokKind::kLbrace) {
-        ok = ParseJsonDict(&raw);
-      } else {
-        ok = TokenError("expects a string or a JSON object");
-      }
-    }
-    if (!ok) return Error(offset, StrCat("error parsing attribute ", name));
-  }
-  return true;
-}
-
-bool ModuleParser::ParseIntSubAttributes(std::initializer_list<std::string_view> names) {
-  const uint32_t offset = lexer_.offset();
-  if (!ParseToken(TokKind::kLbrace, "expects '{' to start sub attributes")) return false;
-  std::vector<std::string_view> seen;
-  if (kind() != TokKind::kRbrace) {
-    do {
-      EatIfPresent(TokKind::kComma);
-      const uint32_t attr_offset = lexer_.offset();
-      if (kind() != TokKind::kAttributeName) return Error(attr_offset, "expects attribute name");
-      std::string_view name = tok().text;
-      if (std::find(names.begin(), names.end(), name) == names.end()) {
-        return Error(attr_offset, StrCat("unexpected attribute \"", name,
-                                               "\". Allowed attributes: ",
-                                               StrJoin(names, ", ")));
-      }
-      if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
-        return Error(attr_offset, StrCat("attribute ", name, " already exists"));
-      }
-      seen.push_back(name);
-      Lex();
-      const uint32_t value_offset = lexer_.offset();
-      int64_t value;
-      if (!ParseInt64(&value)) return false;
-      if (value != static_cast<int32_t>(value)) {
-        return Error(value_offset, "value out of range for int32_t");
-      }
-    } while (kind() != TokKind::kRbrace);
-  }
-  for (std::string_view name : names) {
-    if (std::find(seen.begin(), seen.end(), name) == seen.end()) {
-      return Error(offset, StrCat("sub-attribute ", name, " is expected but not seen"));
-    }
-  }
-  return ParseToken(TokKind::kRbrace, "expects '}' to end sub attributes");
-}
-
-bool ModuleParser::ParseStackFrameIndex() {
-  if (!EatIfPresent(TokKind::kw_FileNames)) return true;
-  std::string_view text;
-  while (EatIfPresent(TokKind::kInt)) {
-    if (!ParseString(&text)) return false;
-  }
-  if (!ParseToken(TokKind::kw_FunctionNames, "expects 'FunctionNames'")) return false;
-  while (EatIfPresent(TokKind::kInt)) {
-    if (!ParseString(&text)) return false;
-  }
-  if (!ParseToken(TokKind::kw_FileLocations, "expects 'FileLocations'")) return false;
-  while (EatIfPresent(TokKind::kInt)) {
-    if (!ParseIntSubAttributes({"file_name_id", "function_name_id", "line", "end_line", "column",
-                                "end_column"})) {
-      return false;
-    }
-  }
-  if (!ParseToken(TokKind::kw_StackFrames, "expects 'StackFrames'")) return false;
-  while (EatIfPresent(TokKind::kInt)) {
-    if (!ParseIntSubAttributes({"file_location_id", "parent_frame_id"})) return false;
-  }
-  return true;
-}
-
-bool ModuleParser::ParseDebugAttributes() {
-  // '{' [ ORIGARRAY ':' ( DA | '(' [DA (',' DA)*] ')' ) (',' ...)* ] '}'
-  auto parse_one = [this]() {
-    if (!ParseToken(TokKind::kLbrace, "expects '{' to start debug attributes")) return false;
-    if (kind() != TokKind::kRbrace) {
-      do {
-        std::string_view key;
-        if (!ParseAttributeName(&key)) return false;
-        if (key == "log_mode") {
-          if (kind() != TokKind::kIdent ||
-              (tok().text != "default" && tok().text != "fusion_debugger")) {
-            return TokenError(StrCat("Invalid debug_log_mode value: ", TokenTextForError()));
-          }
-          Lex();
-        } else if (key == "callback_id" || key == "op_id") {
-          int64_t value;
-          if (!ParseInt64(&value)) return false;
-        } else if (key == "partitioned") {
-          bool value;
-          if (!ParseBool(&value)) return false;
-        } else {
-          return TokenError(StrCat("Unknown debug attribute: ", key));
-        }
-      } while (EatIfPresent(TokKind::kComma));
-    }
-    return ParseToken(TokKind::kRbrace, "expects '}' to end debug attributes");
-  };
-  if (!ParseToken(TokKind::kLbrace, "expects '{' to start debug_attributes")) return false;
-  if (kind() != TokKind::kRbrace) {
-    do {
-      if (!ParseOriginalArray() || !ParseToken(TokKind::kColon, "expects ':'")) return false;
-      if (EatIfPresent(TokKind::kLparen)) {
-        if (kind() != TokKind::kRparen) {
-          do {
-            if (!parse_one()) return false;
-          } while (EatIfPresent(TokKind::kComma));
-        }
-        if (!ParseToken(TokKind::kRparen, "expects ')'")) return false;
-      } else if (!parse_one()) {
-        return false;
-      }
-    } while (EatIfPresent(TokKind::kComma));
-  }
-  return ParseToken(TokKind::kRbrace, "expects '}' to end debug_attributes");
-}
-
-std::string ModuleParser::TokenTextForError() {
-  if (kind() == TokKind::kIdent || kind() == TokKind::kName) return std::string(tok().text);
-  return std::string(lexer_.TokenText());
 }
 
 // ---------------------------------------------------------------------------
@@ -610,6 +380,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
     scopes_.emplace_back();
     scope_order_.emplace_back();
     parameter_scopes_.emplace_back();
+    parameter_numbers_.emplace_back();
     gte_cache_.emplace_back();
   }
   ++scope_depth_;
@@ -620,6 +391,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
       p->scopes_[p->scope_depth_].Clear();
       p->scope_order_[p->scope_depth_].clear();
       p->parameter_scopes_[p->scope_depth_].clear();
+      p->parameter_numbers_[p->scope_depth_].clear();
       p->gte_cache_[p->scope_depth_].clear();
     }
   } guard{this};
@@ -671,10 +443,14 @@ bool ModuleParser::ParseInstruction(CompId computation, InstrId* root, uint32_t*
   if (kind() != TokKind::kIdent && kind() != TokKind::kName) {
     if (kind() == TokKind::kSplitMarker || kind() == TokKind::kw_HloModule ||
         kind() == TokKind::kEof) {
-      return TokenError(StrCat("expects name (the computation is not closed with '}' before ",
-                                     TokKindName(kind()), ")"));
+      // A truncated file, or a missing '}': show where the computation began.
+      error_note_ = ParseError{builder_->computations()[computation].begin_offset,
+                               "the unclosed computation starts here"};
+      return Error(lexer_.offset(),
+                   StrCat("expects name (the computation is not closed with '}' before ",
+                          TokKindName(kind()), ")"));
     }
-    return TokenError("expects name");
+    return TokenError(is_root ? "expects name after ROOT" : "expects name");
   }
   std::string_view name = tok().text;
   const uint32_t name_offset = static_cast<uint32_t>(name.data() - file_.data());
@@ -734,12 +510,14 @@ bool ModuleParser::ParseOpcode(Opcode* opcode, Opcode* wrapped) {
   return TokenError(StrCat("expects opcode but sees: ", text, ", error: Unknown opcode: ", text));
 }
 
-bool ModuleParser::ParseOperands(CompId computation, std::vector<InstrId>* operands) {
+bool ModuleParser::ParseOperands(CompId computation, std::vector<InstrId>* operands,
+                                 std::vector<uint32_t>* offsets) {
   DepthGuard guard(this);
   if (!guard.ok) return false;
   if (!ParseToken(TokKind::kLparen, "expects '(' at the beginning of operands")) return false;
   if (kind() != TokKind::kRparen) {
     do {
+      offsets->push_back(lexer_.offset());
       if (!ParseOperand(computation, operands)) return false;
     } while (EatIfPresent(TokKind::kComma));
   }
@@ -753,6 +531,11 @@ InstrId ModuleParser::FindName(std::string_view name) const {
 
 bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operands) {
   const uint32_t start = lexer_.offset();
+  // Nothing that can start an operand: say so at this token.
+  if (kind() != TokKind::kIdent && kind() != TokKind::kName && !CanBeShape()) {
+    return TokenError(StrCat("expects an operand (a name or a nested instruction), but sees ",
+                             TokKindName(kind())));
+  }
   // Fast path: [shape] name ('#' index)*, followed by ',' or ')'.
   std::optional<ParseError> plain_error;
   {
@@ -772,38 +555,47 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
           compact = true;
           const uint32_t hash_offset = lexer_.offset();
           Lex();
+          const uint32_t index_offset = lexer_.offset();
           if (kind() != TokKind::kInt) {
-            plain_error = ParseError{lexer_.offset(), "expects integer"};
+            plain_error = ParseError{index_offset, "expects integer"};
             break;
           }
           const int64_t index = tok().int_value;
           const uint32_t end = lexer_.position();
           Lex();
           const Shape& tuple = module_->shape(id);
-          if (!tuple.IsTuple()) {
-            plain_error = ParseError{hash_offset, StrCat("GTE operand must be tuple, but has shape: ",
-                                                               ShapeToString(tuple))};
+          if (index < 0 || index > INT32_MAX) {
+            plain_error = ParseError{index_offset, StrCat("GTE index ", index,
+                                                          " out of bounds for shape: ",
+                                                          ShapeToString(tuple, false))};
             break;
           }
-          if (index < 0 || index >= static_cast<int64_t>(tuple.tuple_shapes.size())) {
-            plain_error = ParseError{hash_offset, StrCat("GTE index ", index,
-                                                               " out of bounds for shape: ",
-                                                               ShapeToString(tuple))};
-            break;
+          if (module_->has_known_shape(id)) {
+            if (!tuple.IsTuple()) {
+              plain_error = ParseError{hash_offset, StrCat("GTE operand must be tuple, but has shape: ",
+                                                           ShapeToString(tuple, false))};
+              break;
+            }
+            if (index < 0 || index >= static_cast<int64_t>(tuple.tuple_shapes.size())) {
+              plain_error = ParseError{index_offset, StrCat("GTE index ", index,
+                                                            " out of bounds for shape: ",
+                                                            ShapeToString(tuple, false))};
+              break;
+            }
           }
           id = CompactGte(computation, id, index, name_offset, end);
         }
         if (!plain_error && declared != kNoShape && module_->has_known_shape(id) &&
             !Compatible(shape(declared), module_->shape(id))) {
           plain_error = ParseError{
-              start, compact ? StrCat("operand shape ", ShapeToString(shape(declared)),
-                                            " does not match instruction shape ",
-                                            ShapeToString(module_->shape(id)))
+              start, compact ? StrCat("operand shape ", ShapeToString(shape(declared), false),
+                                      " does not match instruction shape ",
+                                      ShapeToString(module_->shape(id), false))
                              : StrCat("The declared operand shape ",
-                                            ShapeToString(shape(declared)),
-                                            " is not compatible with the shape of the operand "
-                                            "instruction ",
-                                            ShapeToString(module_->shape(id)), ".")};
+                                      ShapeToStringWithDefaultLayout(shape(declared)),
+                                      " is not compatible with the shape of the operand "
+                                      "instruction ",
+                                      ShapeToStringWithDefaultLayout(module_->shape(id)), ".")};
         }
         if (!plain_error && (kind() == TokKind::kComma || kind() == TokKind::kRparen)) {
           operands->push_back(id);
@@ -815,27 +607,42 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
     }
   }
   // Slow path: a nested instruction such as add(x, multiply(y, z)).
-  std::optional<ParseError> saved = error_;
   error_.reset();
   const uint32_t after_plain = lexer_.offset();
+  const TokKind after_plain_kind = kind();
   lexer_.Reset(start);
   Lex();
+  // nested_started_ tells whether the nested reading got past `opcode(`;
+  // operands of that nested instruction use it too, so keep ours apart.
+  const bool outer_started = nested_started_;
   nested_started_ = false;
   InstrId nested;
-  if (ParseInstructionRhs(computation, start, 0, false, &nested)) {
-    error_ = saved;
+  const bool nested_ok = ParseInstructionRhs(computation, start, 0, false, &nested);
+  const bool started = nested_started_;
+  nested_started_ = outer_started;
+  if (nested_ok) {
+    error_.reset();
     operands->push_back(nested);
     return true;
   }
-  // Both readings failed: report the one that got further as the user meant.
+  // Too deep: that error stands, whichever reading got further.
+  if (depth_exceeded_) return false;
+  // Both readings failed: report the one that got further as the user meant
+  // (`opcode(...)` reads as a nested instruction).
   std::optional<ParseError> nested_error = error_;
-  if (nested_started_ && nested_error && (!plain_error || nested_error->offset > plain_error->offset)) {
+  if (started && nested_error && (!plain_error || nested_error->offset >= plain_error->offset)) {
     error_ = nested_error;
   } else if (plain_error) {
     error_ = plain_error;
+  } else if (after_plain_kind == TokKind::kError) {
+    // Describe the bad token itself (re-lexed: the lexer has moved on).
+    Lexer relex(file_.data(), file_.size(), after_plain);
+    relex.Lex();
+    error_ = ParseError{relex.offset(), StrCat(DescribeLexError(relex.tok(), file_.data()),
+                                               " (expects ',' or ')' after an operand)")};
   } else {
     error_ = ParseError{after_plain, StrCat("expects ',' or ')' after an operand, but sees ",
-                                                  TokKindName(kind()))};
+                                            TokKindName(after_plain_kind))};
   }
   return false;
 }
@@ -854,7 +661,9 @@ InstrId ModuleParser::CompactGte(CompId computation, InstrId tuple, int64_t inde
   gte.flags = Instruction::kCompactGte | Instruction::kAnonymous;
   gte.number = index;
   gte.parent = computation;
-  gte.shape = module_->shape(tuple).tuple_shapes[static_cast<size_t>(index)]->id;
+  gte.shape = module_->has_known_shape(tuple)
+                  ? module_->shape(tuple).tuple_shapes[static_cast<size_t>(index)]->id
+                  : module_->instr(tuple).shape;  // unknown stays unknown
   InstrScratch& s = ScratchAt(++scratch_level_);
   s.operands.push_back(tuple);
   InstrId id = AddInstruction(gte, s);
@@ -879,33 +688,36 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   instr.name_size = name_size;
   instr.parent = computation;
 
-  const uint32_t begin = lexer_.offset();
+  InstrOffsets at;
+  at.shape = lexer_.offset();
+  const uint32_t begin = at.shape;
   ShapeId shape_id = kNoShape;
   const bool shape_written = CanBeShape();
   if (shape_written && !ParseShape(&shape_id)) return false;
-  const uint32_t opcode_offset = lexer_.offset();
+  at.opcode = lexer_.offset();
   const uint32_t opcode_end = tok().end;
   Opcode opcode, wrapped;
   if (!ParseOpcode(&opcode, &wrapped)) return false;
   if (name_size == 0) {
     // Anonymous nested instruction: named after its opcode token.
-    instr.name_offset = opcode_offset;
-    instr.name_size = opcode_end - opcode_offset;
+    instr.name_offset = at.opcode;
+    instr.name_size = opcode_end - at.opcode;
     instr.flags |= Instruction::kAnonymous;
   }
+  const bool sugar = wrapped != Opcode::kInvalid;
   s.shape_written = shape_written;
   s.shuffle_mode = opcode == Opcode::kShuffle;
   if (!shape_written && !CanInferShape(opcode)) {
-    return TokenError(StrCat("cannot infer shape for opcode: ", OpcodeName(opcode)));
+    return Error(at.opcode, StrCat("cannot infer shape for opcode: ", OpcodeName(opcode)));
   }
   if (kind() == TokKind::kLparen) nested_started_ = true;
   instr.opcode = opcode;
   instr.async_wrapped_opcode = wrapped;
-  if (wrapped != Opcode::kInvalid) instr.flags |= Instruction::kAsyncSugar;
+  if (sugar) instr.flags |= Instruction::kAsyncSugar;
   if (shape_written) instr.flags |= Instruction::kShapeWritten;
 
   AttrSet set = AttrSetFor(opcode);
-  if (opcode == Opcode::kAsyncStart && wrapped != Opcode::kInvalid) {
+  if (opcode == Opcode::kAsyncStart && sugar) {
     // Sugar: the wrapped op's attributes are written on the -start line.
     const AttrSet& inner = AttrSetFor(wrapped);
     for (int i = 0; i < kAttrNameCount; ++i) {
@@ -914,14 +726,14 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
         set.required[i] = inner.required[i];
       }
     }
-    set.Allow(AttrName::kCalls, inner.type(AttrName::kCalls), inner.required[static_cast<size_t>(AttrName::kCalls)]);
-  } else if ((opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) &&
-             wrapped != Opcode::kInvalid) {
+    set.Allow(AttrName::kCalls, inner.type(AttrName::kCalls),
+              inner.required[static_cast<size_t>(AttrName::kCalls)]);
+  } else if ((opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) && sugar) {
     set.Allow(AttrName::kCalls, AttrType::kNotAllowed);
   }
 
   // Operands (or the parameter number / literal).
-  const uint32_t operands_offset = lexer_.offset();
+  at.operands = lexer_.offset();
   if (opcode == Opcode::kParameter) {
     if (!ParseToken(TokKind::kLparen, "expects '(' before parameter number")) return false;
     const uint32_t number_offset = lexer_.offset();
@@ -930,67 +742,76 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     if (number < 0) return Error(number_offset, "parameter number must be >= 0");
     if (!ParseToken(TokKind::kRparen, "expects ')' after parameter number")) return false;
     instr.number = number;
-    auto& params = parameter_scopes_[scope_depth_ - 1];
-    for (auto [seen_number, seen_id] : params) {
-      if (seen_number == number) {
-        error_note_ = ParseError{builder_->instructions()[seen_id].name_offset,
-                                 "the other parameter with this number"};
-        return Error(number_offset, StrCat("Duplicate parameter number ", number));
-      }
+    auto& numbers = parameter_numbers_[scope_depth_ - 1];
+    if (auto it = numbers.find(number); it != numbers.end()) {
+      error_note_ = ParseError{builder_->instructions()[it->second].name_offset,
+                               "the other parameter with this number"};
+      return Error(number_offset, StrCat("Duplicate parameter number ", number));
     }
   } else if (opcode == Opcode::kConstant) {
     if (!ParseToken(TokKind::kLparen, "expects '(' before constant literal")) return false;
     const Shape& constant_shape = shape(shape_id);
-    std::string problem = LayoutProblem(constant_shape);
+    // XLA relays the literal out to this layout, which CHECK-fails on an
+    // invalid one.
+    std::string problem = LayoutValidationError(constant_shape);
     if (!problem.empty()) return Error(begin, StrCat("invalid constant shape: ", problem));
     if (!ParseLiteral(constant_shape)) return false;
     if (!ParseToken(TokKind::kRparen, "expects ')' after constant literal")) return false;
   } else {
-    if (!ParseOperands(computation, &s.operands)) return false;
+    if (!ParseOperands(computation, &s.operands, &s.operand_offsets)) return false;
     int expected = ParserOperandCount(opcode);
     if (expected >= 0 && static_cast<int>(s.operands.size()) != expected) {
-      return Error(operands_offset, StrCat("expects ", expected, " operands, but has ",
-                                                 s.operands.size(), " operands"));
+      return Error(at.operands, StrCat("expects ", expected, " operands, but has ",
+                                       s.operands.size(), " operands"));
     }
+  }
+
+  // XLA checks the async structure before the attributes.
+  if (IsAsyncOpcode(opcode) && !CheckAsyncStructure(opcode, wrapped, shape_id, s, at)) {
+    return false;
+  }
+
+  // What the per-opcode checks see: the written operands, or for the
+  // `X-start` sugar the parameters of the wrapped op, shaped by the
+  // elements of shape[0] and padded to X's arity with f32[1] (as XLA's
+  // CreateAsyncWrappedComputation does).
+  Opcode checked = opcode;
+  ShapeId checked_shape = shape_id;
+  if (opcode == Opcode::kAsyncStart && sugar) {
+    checked = wrapped;
+    const Shape& start = shape(shape_id);
+    checked_shape = start.tuple_shapes[1]->id;
+    const auto& params = start.tuple_shapes[0]->tuple_shapes;
+    const size_t count = std::max<size_t>(std::max(OpcodeArity(wrapped), 0), params.size());
+    s.virtual_operands = true;
+    for (size_t i = 0; i < count; ++i) {
+      static constexpr int64_t kDummyDims[] = {1};
+      s.operand_shapes.push_back(
+          i < params.size() ? params[i] : &shape(shapes_->MakeArray(PrimitiveType::kF32, kDummyDims)));
+    }
+  } else {
+    for (InstrId operand : s.operands) s.operand_shapes.push_back(&module_->shape(operand));
   }
 
   // Attribute requirements that depend on operands.
-  if (opcode == Opcode::kBroadcast && module_->shape(s.operands[0]).IsScalar()) {
-    set.Require(AttrName::kDimensions, false);
-  }
-  if (opcode == Opcode::kConditional) {
-    if (s.operands.empty()) {
-      return Error(operands_offset, "conditional requires at least one operand");
-    }
-    const Shape& index = module_->shape(s.operands[0]);
-    if (index.element_type != PrimitiveType::kInvalid) {
-      if (!index.IsScalar()) return TokenError("The first operand must be a scalar");
-      if (index.element_type == PrimitiveType::kPred) {
-        set.Allow(AttrName::kTrueComputation, AttrType::kComputation, true);
-        set.Allow(AttrName::kFalseComputation, AttrType::kComputation, true);
-      } else if (index.element_type == PrimitiveType::kS32) {
-        set.Allow(AttrName::kBranchComputations, AttrType::kComputationList, true);
-      } else {
-        return TokenError("The first operand must be a scalar of PRED or S32");
-      }
-    } else {
-      set.Allow(AttrName::kTrueComputation, AttrType::kComputation);
-      set.Allow(AttrName::kFalseComputation, AttrType::kComputation);
-      set.Allow(AttrName::kBranchComputations, AttrType::kComputationList);
-    }
-  }
+  if (!CheckOperandsBeforeAttributes(checked, s, set, at)) return false;
 
-  if (!ParseAttributes(set, allow_attributes, s, opcode_offset)) return false;
+  if (!ParseAttributes(set, allow_attributes, s, at.opcode)) return false;
   instr.end_offset = lexer_.previous_end();
   if (instr.end_offset - begin > limits_.max_instruction_bytes) {
     return Error(begin, StrCat("instruction text is longer than the limit of ",
-                                     limits_.max_instruction_bytes, " bytes"));
+                               limits_.max_instruction_bytes, " bytes"));
   }
 
   if (!shape_written) shape_id = InferShape(opcode, s);
-  if (!CheckInstruction(opcode, wrapped, shape_id, s, operands_offset, opcode_offset)) return false;
+  if (!shape_written) checked_shape = shape_id;
+  if (!CheckInstruction(checked, checked_shape, s, at)) return false;
+  if ((opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) &&
+      !CheckAsyncAttributes(s, at)) {
+    return false;
+  }
   instr.shape = shape_id;
-  if (opcode == Opcode::kAsyncStart && wrapped == Opcode::kInvalid && !s.called.empty()) {
+  if (opcode == Opcode::kAsyncStart && !sugar && !s.called.empty()) {
     const Computation& callee = builder_->computations()[s.called[0]];
     instr.async_wrapped_opcode = builder_->instructions()[callee.root].opcode;
   } else if (opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) {
@@ -1006,7 +827,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     std::string sanitized = SanitizedName(name);
     if (sanitized != name) {
       return Error(name_offset, StrCat("illegal instruction name: ", name,
-                                             "; suggest renaming to: ", sanitized));
+                                       "; suggest renaming to: ", sanitized));
     }
   }
   if (s.parameter_replication_count >= 0 && module_->shapes().Get(shape_id).element_type !=
@@ -1015,14 +836,21 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     if (leaves != s.parameter_replication_count) {
       return Error(s.parameter_replication_offset,
                    StrCat("parameter has ", leaves,
-                                " leaf buffers, but parameter_replication has ",
-                                s.parameter_replication_count, " elements."));
+                          " leaf buffers, but parameter_replication has ",
+                          s.parameter_replication_count, " elements."));
     }
   }
 
   const InstrId id = AddInstruction(instr, s);
   *out = id;
-  if (opcode == Opcode::kParameter) parameter_scopes_[scope_depth_ - 1].emplace_back(instr.number, id);
+  if (opcode == Opcode::kParameter) {
+    parameter_scopes_[scope_depth_ - 1].emplace_back(instr.number, id);
+    parameter_numbers_[scope_depth_ - 1].emplace(instr.number, id);
+  }
+  if (IsAsyncOpcode(opcode)) {
+    // Remember the chain's start so update/done checks need no walk.
+    async_start_of_[id] = opcode == Opcode::kAsyncStart ? id : async_start_of_[s.operands[0]];
+  }
   if (!(instr.flags & Instruction::kAnonymous)) {
     const InstrId existing = scopes_[scope_depth_ - 1].Insert(name, id);
     if (existing != id) {
@@ -1044,12 +872,13 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
   in.operand_count = static_cast<uint32_t>(s.operands.size());
   ids.insert(ids.end(), s.operands.begin(), s.operands.end());
   in.control_begin = static_cast<uint32_t>(ids.size());
-  in.control_count = static_cast<uint16_t>(std::min<size_t>(s.controls.size(), UINT16_MAX));
-  ids.insert(ids.end(), s.controls.begin(), s.controls.begin() + in.control_count);
+  in.control_count = static_cast<uint32_t>(s.controls.size());
+  ids.insert(ids.end(), s.controls.begin(), s.controls.end());
   auto& attrs = builder_->attributes();
   in.attrs_begin = static_cast<uint32_t>(attrs.size());
-  in.attr_count = static_cast<uint16_t>(std::min<size_t>(s.attributes.size(), UINT16_MAX));
-  attrs.insert(attrs.end(), s.attributes.begin(), s.attributes.begin() + in.attr_count);
+  // At most one attribute per name, so this fits.
+  in.attr_count = static_cast<uint16_t>(s.attributes.size());
+  attrs.insert(attrs.end(), s.attributes.begin(), s.attributes.end());
 
   // Called computations in XLA's order.
   auto& called = builder_->called();
@@ -1078,7 +907,7 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
       for (CompId c : s.called) push(c);
       break;
   }
-  in.called_count = static_cast<uint16_t>(called.size() - in.called_begin);
+  in.called_count = static_cast<uint32_t>(called.size() - in.called_begin);
   if (in.opcode == Opcode::kFusion ||
       (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
        in.async_wrapped_opcode == Opcode::kFusion)) {
@@ -1099,6 +928,10 @@ bool ModuleParser::ParseAttributes(const AttrSet& set, bool allow_attributes, In
   if (allow_attributes) {
     while (EatIfPresent(TokKind::kComma)) {
       if (!ParseAttribute(set, seen, s)) return false;
+    }
+    // No instruction starts with `name=`: this is an attribute missing its ','.
+    if (kind() == TokKind::kAttributeName) {
+      return TokenError(StrCat("expects ',' before attribute ", tok().text));
     }
   }
   std::bitset<kAttrNameCount> missing = set.required & ~seen;
@@ -1327,9 +1160,10 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
           return Error(offset, "expects a instruction name");
         }
         std::string_view pred = tok().text;
+        const uint32_t pred_offset = lexer_.offset();
         InstrId id = FindName(pred);
+        if (id == kNoId) return Error(pred_offset, StrCat("instruction '", pred, "' is not defined"));
         Lex();
-        if (id == kNoId) return TokenError(StrCat("instruction '", pred, "' is not defined"));
         s.controls.push_back(id);
       } while (EatIfPresent(TokKind::kComma));
       return ParseToken(TokKind::kRbrace, "expects '}' at the end of instruction name list");
@@ -1390,463 +1224,10 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
                         "flattened_id"});
     case AttrType::kConvKind:
       return ParseEnum("convolution kind", {"fprop", "wgrad", "dgrad", "unset"});
+    case AttrType::kSparsityConfig:
+      return ParseSparsityConfig();
   }
   return false;
-}
-
-// ---------------------------------------------------------------------------
-// Per-opcode checks (XLA's CreateInstruction) and shape inference
-
-bool ModuleParser::CheckInstruction(Opcode op, Opcode wrapped, ShapeId shape_id, InstrScratch& s,
-                                    uint32_t operands_offset, uint32_t opcode_offset) {
-  const auto& ops = s.operands;
-  const Shape& result = shape(shape_id);
-  const bool known = result.element_type != PrimitiveType::kInvalid;
-  auto count_error = [&](std::string message) { return Error(operands_offset, std::move(message)); };
-  auto one_dimension = [&]() {
-    if (s.dimensions_size >= 0 && s.dimensions_size != 1) {
-      return Error(s.dimensions_offset,
-                   StrCat("expects exactly one dimension in 'dimensions', but sees ",
-                                s.dimensions_size));
-    }
-    return true;
-  };
-  switch (op) {
-    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kReduceScatter:
-    case Opcode::kSort: case Opcode::kConcatenate: case Opcode::kGetDimensionSize:
-    case Opcode::kSetDimensionSize:
-      if (!one_dimension()) return false;
-      break;
-    case Opcode::kAllToAll: case Opcode::kRaggedAllToAll:
-      if (!one_dimension()) return false;
-      break;
-    default:
-      break;
-  }
-  switch (op) {
-    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kReduceScatter:
-      if (!s.has_mode && s.use_global_device_ids && !s.has_channel_id) {
-        return Error(operands_offset, "Cannot have use_global_device_ids=true without channel_id");
-      }
-      break;
-    case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart:
-      if (s.has_slice_sizes && ops.size() != 4) {
-        return TokenError(
-            "CollectivePermute and CollectivePermuteStart must have exactly four operands for "
-            "dynamic-slice and in-place update.");
-      }
-      break;
-    case Opcode::kAsyncStart: case Opcode::kAsyncUpdate: case Opcode::kAsyncDone:
-      return CheckAsync(op, wrapped, shape_id, s, operands_offset, opcode_offset);
-    case Opcode::kRecv:
-      if (known && (!result.IsTuple() || result.tuple_shapes.empty())) {
-        return Error(opcode_offset, "recv must have a non-empty tuple shape");
-      }
-      break;
-    case Opcode::kRecvDone: case Opcode::kSendDone: {
-      const InstrId operand = ops[0];
-      if (IsChannelInstruction(module_->opcode(operand))) {
-        std::optional<int64_t> operand_channel = IntAttribute(operand, AttrName::kChannelId);
-        std::optional<int64_t> channel;
-        if (s.has_channel_id) channel = s.channel_id;
-        if (channel != operand_channel) {
-          auto text = [](std::optional<int64_t> v) {
-            return v ? StrCat(*v) : std::string("none");
-          };
-          return Error(opcode_offset, StrCat("channel_id ", text(channel),
-                                                   " does not match channel_id ",
-                                                   text(operand_channel), " of operand ",
-                                                   module_->name(operand)));
-        }
-      }
-      break;
-    }
-    case Opcode::kReduceWindow:
-      if (ops.empty()) return count_error("reduce-window expects at least one input and init operand");
-      [[fallthrough]];
-    case Opcode::kReduce:
-      if (ops.size() % 2) {
-        return TokenError(StrCat("expects an even number of operands, but has ", ops.size(),
-                                       " operands"));
-      }
-      break;
-    case Opcode::kScatter:
-      if (ops.size() % 2 == 0) {
-        return TokenError(StrCat("expects an odd number of operands, but has ", ops.size(),
-                                       " operands"));
-      }
-      break;
-    case Opcode::kDynamicReshape:
-      if (ops.empty()) return count_error("DynamicReshape requires at least one operand.");
-      break;
-    case Opcode::kDynamicSlice: {
-      if (ops.empty()) return TokenError("Expected at least one operand.");
-      const Shape& operand = module_->shape(ops[0]);
-      if (operand.element_type != PrimitiveType::kInvalid &&
-          !(ops.size() == 2 && module_->shape(ops[1]).rank() == 1) &&
-          static_cast<int>(ops.size()) != 1 + operand.rank()) {
-        return TokenError("Wrong number of operands.");
-      }
-      break;
-    }
-    case Opcode::kDynamicUpdateSlice: {
-      if (ops.size() < 2) return TokenError("Expected at least two operands.");
-      const Shape& operand = module_->shape(ops[0]);
-      if (operand.element_type != PrimitiveType::kInvalid &&
-          !(ops.size() == 3 && module_->shape(ops[2]).rank() == 1) &&
-          static_cast<int>(ops.size()) != 2 + operand.rank()) {
-        return TokenError("Wrong number of operands.");
-      }
-      break;
-    }
-    case Opcode::kInfeed:
-      if (known && (!result.IsTuple() || result.tuple_shapes.empty())) {
-        return TokenError("infeed must have a non-empty tuple shape");
-      }
-      break;
-    case Opcode::kTuple:
-      if (s.shape_written) {
-        const size_t want = result.IsTuple() ? result.tuple_shapes.size() : 0;
-        if (ops.size() != want) {
-          return count_error(StrCat("expects ", want, " operands, but has ", ops.size(),
-                                          " operands"));
-        }
-      }
-      break;
-    case Opcode::kDot:
-      if (ops.size() < 2) {
-        return count_error(StrCat("expects 2 operands, but has ", ops.size(), " operands"));
-      }
-      break;
-    case Opcode::kRaggedDot:
-      if (ops.size() != 3) {
-        return count_error(StrCat("expects 3 operands, but has ", ops.size(), " operands"));
-      }
-      break;
-    case Opcode::kScaledDot:
-      if (ops.size() != 4 && ops.size() != 6) {
-        return count_error(StrCat("expects 4 or 6 operands, but has ", ops.size(),
-                                        " operands"));
-      }
-      break;
-    case Opcode::kConditional: {
-      const size_t branches = s.has_branches ? s.branches.size()
-                              : (s.slot_true != kNoId) + (s.slot_false != kNoId);
-      if (branches == 0 || ops.size() != branches + 1) {
-        return count_error(StrCat("conditional has ", ops.size(), " operands and ", branches,
-                                        " branch computations; it needs the branch index plus "
-                                        "one operand per branch"));
-      }
-      break;
-    }
-    case Opcode::kCustomCall:
-      if (s.has_to_apply && s.has_called_computations) {
-        return Error(opcode_offset,
-                     "A single instruction can't have both to_apply and calls field");
-      }
-      if (s.has_layout_constraints) {
-        if (ops.size() != s.layout_constraints.size()) {
-          return Error(s.layout_constraints_offset,
-                       StrCat("Expected ", ops.size(), " operand layout constraints, ",
-                                    s.layout_constraints.size(), " given"));
-        }
-        for (size_t i = 0; i < ops.size(); ++i) {
-          const Shape& constraint = shape(s.layout_constraints[i]);
-          const Shape& operand = module_->shape(ops[i]);
-          if (operand.element_type != PrimitiveType::kInvalid && !Compatible(constraint, operand)) {
-            return Error(s.layout_constraints_offset,
-                         StrCat("Operand layout constraint shape ", ShapeToString(constraint),
-                                      " for operand ", i, " is not compatible with operand shape ",
-                                      ShapeToString(operand)));
-          }
-        }
-      }
-      break;
-    case Opcode::kScan:
-      return CheckScan(s, shape_id, opcode_offset);
-    case Opcode::kMap:
-      if (!s.shape_written && s.dimensions_size < 0) {
-        return Error(opcode_offset, "map without a result shape needs 'dimensions'");
-      }
-      break;
-    default:
-      break;
-  }
-  return true;
-}
-
-bool ModuleParser::CheckScan(InstrScratch& s, ShapeId shape_id, uint32_t opcode_offset) {
-  if (s.called.empty()) return true;
-  const Computation& body = builder_->computations()[s.called[0]];
-  const size_t params = body.parameters.size();
-  if (s.operands.size() != params) {
-    return Error(opcode_offset, StrCat("expects ", s.operands.size(),
-                                             " operands to match the number of parameters of "
-                                             "to_apply, but to_apply has ",
-                                             params, " parameters"));
-  }
-  if (s.dimensions_size != 1) return Error(s.dimensions_offset, "expects exactly one dimension");
-  if (static_cast<int64_t>(s.operands.size()) < s.num_carries) {
-    return Error(opcode_offset, StrCat("expects at least ", s.num_carries,
-                                             " operands to match the number of carries, but has ",
-                                             s.operands.size(), " operands"));
-  }
-  if (!s.shape_written) {
-    const int64_t inputs = static_cast<int64_t>(s.operands.size()) - s.num_carries;
-    if (inputs == 0) {
-      return Error(opcode_offset, "failed to infer shape for opcode: scan, error: Cannot infer "
-                                  "shape for scan with no inputs");
-    }
-    const Shape& operand = module_->shape(s.operands[0]);
-    const int64_t dim = s.dimensions[0];
-    if (operand.IsArray() && (dim < 0 || dim >= operand.rank())) {
-      return Error(s.dimensions_offset, StrCat("scan dimension ", dim,
-                                                     " is out of range for operand of rank ",
-                                                     operand.rank()));
-    }
-  }
-  (void)shape_id;
-  return true;
-}
-
-bool ModuleParser::CheckAsync(Opcode op, Opcode wrapped, ShapeId shape_id, InstrScratch& s,
-                              uint32_t operands_offset, uint32_t opcode_offset) {
-  const Shape& result = shape(shape_id);
-  if (op == Opcode::kAsyncStart || op == Opcode::kAsyncUpdate) {
-    if (!result.IsTuple() || result.tuple_shapes.size() < 2 || !result.tuple_shapes[0]->IsTuple()) {
-      return Error(opcode_offset,
-                   "AsyncStart and AsyncUpdate expect the shape to be in the form of "
-                   "((operand0_shape, operand1_shape, ...), output_shape, ...).");
-    }
-  }
-  if (op == Opcode::kAsyncStart) return true;
-  if (s.operands.empty()) return Error(operands_offset, "No operand found for AsyncUpdate and AsyncDone");
-  const InstrId chain = s.operands[0];
-  const Opcode chain_op = module_->opcode(chain);
-  if (!IsAsync(chain_op)) {
-    return Error(operands_offset,
-                 "AsyncUpdate and AsyncDone expect an asynchronous operation as their first "
-                 "operand.");
-  }
-  if (chain_op == Opcode::kAsyncDone) {
-    return Error(operands_offset, "AsyncDone cannot be the first operand of an AsyncUpdate or AsyncDone.");
-  }
-  const Instruction& chain_instr = module_->instr(chain);
-  if (wrapped != Opcode::kInvalid && chain_instr.async_wrapped_opcode != wrapped) {
-    return Error(opcode_offset, StrCat("Expect async wrapped opcode to be ",
-                                       OpcodeName(chain_instr.async_wrapped_opcode), ", but got ",
-                                       OpcodeName(wrapped)));
-  }
-  // Inherit the chain's wrapped opcode and computation, as XLA does.
-  s.inherited_wrapped = chain_instr.async_wrapped_opcode;
-  std::span<const CompId> chain_called = module_->called(chain);
-  if (!(chain_instr.flags & Instruction::kAsyncSugar) && !chain_called.empty()) {
-    if (!s.called.empty() && s.called[0] != chain_called[0]) {
-      return Error(opcode_offset, StrCat("Expect async_wrapped_computation to be ",
-                                         module_->computation_name(chain_called[0]), ", but got ",
-                                         module_->computation_name(s.called[0])));
-    }
-    if (s.called.empty()) s.called.push_back(chain_called[0]);
-  }
-  if (s.has_async_thread) {
-    std::string_view chain_thread = StringAttribute(chain, AttrName::kAsyncExecutionThread);
-    if (chain_thread.empty()) chain_thread = "main";
-    if (chain_thread != s.async_thread) {
-      return Error(opcode_offset, StrCat("Expect async_execution_thread to be ", chain_thread,
-                                               ", but got ", s.async_thread));
-    }
-  }
-  return true;
-}
-
-ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s) {
-  ShapeTable& table = builder_->shapes();
-  const Shape unknown_probe;
-  auto unknown = [&]() { return table.Intern(unknown_probe); };
-  const auto& ops = s.operands;
-  auto operand = [&](size_t i) -> const Shape& { return module_->shape(ops[i]); };
-  auto known = [&](size_t i) { return i < ops.size() && operand(i).element_type != PrimitiveType::kInvalid; };
-  auto with_type = [&](const Shape& base, PrimitiveType type) {
-    Shape copy = base;
-    copy.element_type = type;
-    return table.Intern(copy);
-  };
-  if (IsElementwiseUnary(op) || op == Opcode::kCopy) {
-    if (!known(0)) return unknown();
-    const Shape& x = operand(0);
-    if (op == Opcode::kIsFinite) return with_type(x, PrimitiveType::kPred);
-    if ((op == Opcode::kAbs || op == Opcode::kReal || op == Opcode::kImag) && IsComplex(x.element_type)) {
-      return with_type(x, x.element_type == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64);
-    }
-    return x.id;
-  }
-  if (IsElementwiseBinary(op)) {
-    if (!known(0)) return unknown();
-    const Shape& x = operand(0);
-    if (op == Opcode::kCompare) return with_type(x, PrimitiveType::kPred);
-    if (op == Opcode::kComplex) {
-      return with_type(x, x.element_type == PrimitiveType::kF64 ? PrimitiveType::kC128 : PrimitiveType::kC64);
-    }
-    return x.id;
-  }
-  switch (op) {
-    case Opcode::kSelect: case Opcode::kClamp:
-      return known(1) ? operand(1).id : unknown();
-    case Opcode::kTuple: {
-      std::vector<ShapeId> elements;
-      for (size_t i = 0; i < ops.size(); ++i) {
-        if (!known(i)) return unknown();
-        elements.push_back(operand(i).id);
-      }
-      return table.MakeTuple(elements);
-    }
-    case Opcode::kGetTupleElement: {
-      if (!known(0) || !operand(0).IsTuple()) return unknown();
-      const auto& elements = operand(0).tuple_shapes;
-      if (s.int_value < 0 || s.int_value >= static_cast<int64_t>(elements.size())) return unknown();
-      return elements[static_cast<size_t>(s.int_value)]->id;
-    }
-    case Opcode::kWhile: case Opcode::kAddDependency: case Opcode::kOptimizationBarrier:
-    case Opcode::kReverse: case Opcode::kDomain:
-      return known(0) ? operand(0).id : unknown();
-    case Opcode::kAfterAll: {
-      Shape token;
-      token.element_type = PrimitiveType::kToken;
-      return table.Intern(token);
-    }
-    case Opcode::kPartitionId: case Opcode::kReplicaId:
-      return table.MakeArray(PrimitiveType::kU32, {});
-    case Opcode::kCall:
-      if (!s.called.empty()) {
-        const Computation& callee = builder_->computations()[s.called[0]];
-        return builder_->instructions()[callee.root].shape;
-      }
-      return unknown();
-    case Opcode::kBroadcast: {
-      if (!known(0)) return unknown();
-      std::vector<int64_t> dims = s.dimensions;
-      for (int64_t d : operand(0).dimensions) dims.push_back(d);
-      return table.MakeArray(operand(0).element_type, dims);
-    }
-    case Opcode::kTranspose: {
-      if (!known(0)) return unknown();
-      std::vector<int64_t> dims;
-      for (int64_t d : s.dimensions) {
-        if (d < 0 || d >= operand(0).rank()) return unknown();
-        dims.push_back(operand(0).dimensions[static_cast<size_t>(d)]);
-      }
-      return table.MakeArray(operand(0).element_type, dims);
-    }
-    default:
-      return unknown();
-  }
-}
-
-std::optional<int64_t> ModuleParser::IntAttribute(InstrId id, AttrName name) {
-  const Attribute* attribute = module_->FindAttribute(id, name);
-  if (attribute == nullptr) return std::nullopt;
-  Lexer lexer(file_.data(), file_.size(), attribute->value_offset);
-  if (lexer.Lex() != TokKind::kInt) return std::nullopt;
-  return lexer.tok().int_value;
-}
-
-std::string_view ModuleParser::StringAttribute(InstrId id, AttrName name) {
-  const Attribute* attribute = module_->FindAttribute(id, name);
-  if (attribute == nullptr) return {};
-  Lexer lexer(file_.data(), file_.size(), attribute->value_offset);
-  if (lexer.Lex() != TokKind::kString) return {};
-  return lexer.tok().text;
-}
-
-// ---------------------------------------------------------------------------
-// Module-level checks
-
-bool ModuleParser::FinishModule(ParsedModule* out) {
-  (void)out;
-  const ModuleHeader& header = builder_->header();
-  const Computation& entry = builder_->computations()[builder_->entry()];
-  // XLA checks aliases against the module's result shape: the declared
-  // entry_computation_layout when present, else the entry root.
-  const Shape& result = header.has_entry_layout ? shape(header.entry_result_layout)
-                                                : module_->shape(entry.root);
-  // input_output_alias: XLA keeps the first entry per output index and then
-  // validates each with HloInputOutputAliasConfig::SetUpAlias.
-  std::vector<const ShapeIndex*> outputs;
-  for (const InputOutputAlias& alias : header.input_output_alias) {
-    bool duplicate = false;
-    for (const ShapeIndex* seen : outputs) duplicate |= *seen == alias.output_index;
-    if (duplicate) continue;
-    outputs.push_back(&alias.output_index);
-    if (result.element_type != PrimitiveType::kInvalid &&
-        Subshape(result, alias.output_index) == nullptr) {
-      return Error(alias.offset, StrCat("Trying to set up alias at ",
-                                              ShapeIndexToString(alias.output_index),
-                                              " which is an invalid index for shape ",
-                                              ShapeToString(result, false)));
-    }
-    if (alias.parameter < 0) {
-      return Error(alias.offset, StrCat("aliased parameter number ", alias.parameter,
-                                              " must be >= 0"));
-    }
-  }
-  for (const BufferDonor& donor : header.buffer_donors) {
-    if (donor.parameter < 0) {
-      return Error(donor.offset, StrCat("buffer donor parameter number ", donor.parameter,
-                                              " must be >= 0"));
-    }
-  }
-  // Without entry_computation_layout XLA copies the entry's layouts, which
-  // CHECK-fails on invalid ones.
-  if (!header.has_entry_layout) {
-    std::vector<InstrId> check(entry.parameters.begin(), entry.parameters.end());
-    check.push_back(entry.root);
-    for (InstrId id : check) {
-      if (id == kNoId) continue;
-      std::string problem;
-      ForEachLeaf(module_->shape(id), [&](const ShapeIndex&, const Shape& leaf) {
-        if (problem.empty()) problem = LayoutProblem(leaf);
-      });
-      if (!problem.empty()) {
-        return Error(module_->instr(id).name_offset,
-                     StrCat("invalid layout on the entry computation's ",
-                                  id == entry.root ? "root" : "parameter", ": ", problem));
-      }
-    }
-  }
-  // Each async computation has exactly one async-start caller.
-  absl::flat_hash_map<CompId, InstrId> async_callers;
-  const auto& instrs = builder_->instructions();
-  for (InstrId id = 0; id < instrs.size(); ++id) {
-    const Instruction& in = instrs[id];
-    if (in.opcode != Opcode::kAsyncStart || (in.flags & Instruction::kAsyncSugar)) continue;
-    for (CompId c : module_->called(id)) {
-      auto [it, inserted] = async_callers.try_emplace(c, id);
-      if (!inserted) {
-        error_note_ = ParseError{instrs[it->second].name_offset, "the first async-start calling it"};
-        return Error(in.name_offset, StrCat("Computation ", module_->computation_name(c),
-                                                  " is called by more than one async op."));
-      }
-    }
-  }
-  builder_->BuildUsers();
-  return true;
-}
-
-bool ModuleParser::ValidateEmbeddedModule(uint32_t string_offset, std::string_view text) {
-  std::unique_ptr<SourceFile> embedded = SourceFile::FromString(file_.path(), text);
-  ParseLimits limits = limits_;
-  limits.max_nesting_depth = std::max(1, limits_.max_nesting_depth - depth_ - 1);
-  std::optional<ParseError> inner;
-  ParseModules(*embedded, [&](ParsedModule&& m) {
-    if (!inner && m.error) inner = m.error;
-  }, limits);
-  if (inner) {
-    LineCol at = embedded->Locate(inner->offset);
-    return Error(string_offset, StrCat("the HLO module in origin_recovery_table does not parse: ",
-                                             inner->message, " (at line ", at.line, ", column ",
-                                             at.column, " of the embedded text)"));
-  }
-  return true;
 }
 
 // ---------------------------------------------------------------------------

@@ -62,6 +62,7 @@ enum class AttrType : uint8_t {
   kOriginalValue,
   kMode,
   kConvKind,
+  kSparsityConfig,
 };
 
 // The attributes an instruction may carry: a type per name and the required
@@ -78,6 +79,10 @@ struct AttrSet {
 };
 
 const AttrSet& AttrSetFor(Opcode opcode);
+
+inline bool IsAsyncOpcode(Opcode op) {
+  return op == Opcode::kAsyncStart || op == Opcode::kAsyncUpdate || op == Opcode::kAsyncDone;
+}
 
 class ModuleParser : public ValueParser {
  public:
@@ -99,6 +104,11 @@ class ModuleParser : public ValueParser {
   // allocates nothing per instruction in steady state.
   struct InstrScratch {
     std::vector<InstrId> operands;
+    std::vector<uint32_t> operand_offsets;
+    // Shapes the per-opcode checks see: the operands' shapes, or for the
+    // `X-start` sugar the wrapped op's parameters (virtual_operands).
+    std::vector<const Shape*> operand_shapes;
+    bool virtual_operands;
     std::vector<Attribute> attributes;
     std::vector<InstrId> controls;
     std::vector<CompId> called;
@@ -130,7 +140,6 @@ class ModuleParser : public ValueParser {
   bool ParseIntSubAttributes(std::initializer_list<std::string_view> names);
   bool ParseStackFrameIndex();
   bool ParseDebugAttributes();
-  std::string TokenTextForError();
   bool ParseComputation(CompId* entry);
   bool ParseInstructionList(std::string_view name, uint32_t name_offset, bool is_inline,
                             uint32_t begin_offset, CompId* out);
@@ -138,7 +147,15 @@ class ModuleParser : public ValueParser {
   bool ParseInstructionRhs(CompId computation, uint32_t name_offset, uint32_t name_size,
                            bool allow_attributes, InstrId* out);
   bool ParseOpcode(Opcode* opcode, Opcode* wrapped);
-  bool ParseOperands(CompId computation, std::vector<InstrId>* operands);
+  // Where the parts of an instruction start, for error locations.
+  struct InstrOffsets {
+    uint32_t shape = 0;     // the result shape, or the opcode when none is written
+    uint32_t opcode = 0;
+    uint32_t operands = 0;  // the '(' of the operand list
+  };
+
+  bool ParseOperands(CompId computation, std::vector<InstrId>* operands,
+                     std::vector<uint32_t>* offsets);
   bool ParseOperand(CompId computation, std::vector<InstrId>* operands);
   InstrId CompactGte(CompId computation, InstrId tuple, int64_t index, uint32_t name_offset,
                      uint32_t end_offset);
@@ -148,11 +165,20 @@ class ModuleParser : public ValueParser {
   bool ParseAttributeValue(AttrName name, AttrType type, uint32_t name_offset, InstrScratch& scratch);
   bool ParseComputationRef(CompId* out);
   bool ParseComputationList(std::vector<CompId>* out);
-  bool CheckInstruction(Opcode opcode, Opcode wrapped, ShapeId shape, InstrScratch& scratch,
-                        uint32_t operands_offset, uint32_t opcode_offset);
-  bool CheckScan(InstrScratch& scratch, ShapeId shape, uint32_t opcode_offset);
-  bool CheckAsync(Opcode opcode, Opcode wrapped, ShapeId shape, InstrScratch& scratch,
-                  uint32_t operands_offset, uint32_t opcode_offset);
+  uint32_t FirstOperandOffset(const InstrScratch& scratch, const InstrOffsets& at) const;
+  // Async checks XLA makes before parsing the attributes: the tuple shape
+  // form and, for update/done, the chain operand.
+  bool CheckAsyncStructure(Opcode opcode, Opcode wrapped, ShapeId shape, InstrScratch& scratch,
+                           const InstrOffsets& at);
+  // Update/done attributes against the chain's start (thread, computation).
+  bool CheckAsyncAttributes(InstrScratch& scratch, const InstrOffsets& at);
+  // Attribute requirements that depend on the operands (broadcast of a
+  // scalar, conditional branch index).
+  bool CheckOperandsBeforeAttributes(Opcode opcode, const InstrScratch& scratch, AttrSet& set,
+                                     const InstrOffsets& at);
+  bool CheckInstruction(Opcode opcode, ShapeId shape, InstrScratch& scratch,
+                        const InstrOffsets& at);
+  bool CheckScan(InstrScratch& scratch, const InstrOffsets& at);
   ShapeId InferShape(Opcode opcode, const InstrScratch& scratch);
   InstrId AddInstruction(const Instruction& instruction, InstrScratch& scratch);
   InstrId FindName(std::string_view name) const;
@@ -168,6 +194,9 @@ class ModuleParser : public ValueParser {
   std::vector<NameTable> scopes_;
   std::vector<std::vector<InstrId>> scope_order_;
   std::vector<std::vector<std::pair<int64_t, InstrId>>> parameter_scopes_;
+  std::vector<absl::flat_hash_map<int64_t, InstrId>> parameter_numbers_;
+  // The async-start of every async instruction's chain.
+  absl::flat_hash_map<InstrId, InstrId> async_start_of_;
   std::vector<absl::flat_hash_map<uint64_t, InstrId>> gte_cache_;
   NameTable computation_names_;
   NameTable module_shape_cache_;

@@ -1,5 +1,7 @@
 #include "parse/value_parser.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -28,6 +30,7 @@ bool SplitToInt64s(std::string_view text, char delim, std::vector<int64_t>* out)
 ValueParser::DepthGuard::DepthGuard(ValueParser* p) : parser(p) {
   ok = ++parser->depth_ <= parser->limits_.max_nesting_depth;
   if (!ok) {
+    parser->depth_exceeded_ = true;
     parser->TokenError(StrCat("nesting deeper than ", parser->limits_.max_nesting_depth,
                                     " levels (maximum recursion depth exceeded)"));
   }
@@ -51,9 +54,17 @@ bool ValueParser::Error(uint32_t offset, std::string message) {
 
 bool ValueParser::TokenError(std::string message) {
   if (kind() == TokKind::kError) {
-    // The lexer's own diagnosis is more useful than the parser's expectation.
-    return Error(lexer_.offset(), StrCat(LexErrorMessage(tok().error), " (", message, ")"));
+    // The lexer's own diagnosis is more useful than the parser's
+    // expectation; a stray character keeps the expectation as context.
+    std::string lex_message = DescribeLexError(tok(), lexer_.buffer());
+    if (tok().error == LexError::kUnexpectedChar) {
+      lex_message = StrCat(lex_message, " (", message, ")");
+    }
+    return Error(lexer_.offset(), std::move(lex_message));
   }
+  // Truncated files end mid-construct; say so rather than leave the user
+  // looking for a missing token.
+  if (kind() == TokKind::kEof) message += " (reached the end of the file)";
   return Error(lexer_.offset(), std::move(message));
 }
 
@@ -233,11 +244,13 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
   if (kind() == TokKind::kIdent && tok().text == "b" && lexer_.LookAhead() == TokKind::kLparen) {
     Lex();
     Lex();
+    const uint32_t element_offset = lexer_.offset();
     ShapeId element;
     if (!ParseShape(&element)) return false;
     if (!shape(element).IsArray()) {
       return Error(start, "a buffer shape b(...) must hold an array shape");
     }
+    if (!ValidateElementShape(shape(element), element_offset)) return false;
     Shape& buffer = shape_scratch_[level];
     buffer.Clear();
     buffer.element_type = PrimitiveType::kBuffer;
@@ -251,8 +264,12 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
     elements.clear();
     if (kind() != TokKind::kRparen) {
       do {
+        const uint32_t element_offset = lexer_.offset();
         ShapeId element;
         if (!ParseShape(&element)) return false;
+        // XLA builds tuples with MakeValidatedTupleShape, which validates
+        // each element (top-level array shapes are not validated).
+        if (!ValidateElementShape(shape(element), element_offset)) return false;
         elements.push_back(element);
       } while (EatIfPresent(TokKind::kComma));
     }
@@ -271,7 +288,14 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
   array.Clear();
   array.element_type = tok().primitive_type;
   Lex();
+  const uint32_t dims_offset = lexer_.offset();
   if (!ParseDimensionSizes(&array)) return false;
+  if (!IsArrayType(array.element_type) && !array.dimensions.empty()) {
+    // XLA CHECK-fails adding dimensions to a token or opaque shape.
+    return Error(dims_offset, StrCat(PrimitiveTypeName(array.element_type),
+                                     " shapes cannot have dimensions; write ",
+                                     PrimitiveTypeName(array.element_type), "[]"));
+  }
 
   // A '{' after the dimensions starts a layout only if an integer or ':'
   // follows; otherwise it opens a computation body.
@@ -302,7 +326,6 @@ bool ValueParser::ParseDimensionSizes(Shape* shape) {
   if (!ParseToken(TokKind::kLsquare, "expects a list starting with '['")) return false;
   if (kind() != TokKind::kRsquare) {
     do {
-      const uint32_t offset = lexer_.offset();
       int64_t size = 0;
       bool dynamic = false;
       if (kind() == TokKind::kQuestionMark) {
@@ -311,10 +334,17 @@ bool ValueParser::ParseDimensionSizes(Shape* shape) {
         Lex();
       } else {
         if (EatIfPresent(TokKind::kLeq)) dynamic = true;
+        const uint32_t size_offset = lexer_.offset();
+        const bool written_negative = kind() == TokKind::kInt && lexer_.TokenText()[0] == '-';
         if (!ParseInt64(&size)) return false;
         if (size < 0) {
-          return Error(offset, StrCat("invalid dimension size ", size,
-                                            ": sizes must be non-negative"));
+          // Integers above INT64_MAX lex as their uint64 bit pattern.
+          return Error(size_offset,
+                       written_negative
+                           ? StrCat("invalid dimension size ", size,
+                                    ": sizes must be non-negative")
+                           : StrCat("dimension size ", static_cast<uint64_t>(size),
+                                    " is out of range (at most 9223372036854775807)"));
         }
       }
       shape->dimensions.push_back(size);
@@ -332,11 +362,37 @@ bool ValueParser::ParseDimensionSizes(Shape* shape) {
   // Not an XLA parser check, but every consumer of such a shape overflows.
   int64_t elements = 1;
   for (int64_t size : shape->dimensions) {
-    if (size == kUnboundedSize || size == 0) continue;
+    if (size == 0) return true;
+  }
+  for (int64_t size : shape->dimensions) {
+    if (size == kUnboundedSize) continue;
     if (elements > INT64_MAX / size) {
       return Error(end_offset, "shape has more than 2^63 elements (element count overflows int64)");
     }
     elements *= size;
+  }
+  return true;
+}
+
+bool ValueParser::ValidateElementShape(const Shape& element, uint32_t offset) {
+  if (!element.IsArray()) return true;
+  std::string problem = LayoutValidationError(element);
+  if (!problem.empty()) {
+    return Error(offset, StrCat("invalid layout of tuple element ", ShapeToString(element), ": ",
+                                problem));
+  }
+  // ShapeUtil::ValidateShapeSize: the array's byte size must fit in int64.
+  int64_t bytes = std::max(1, PrimitiveTypeBits(element.element_type) / 8);
+  for (int64_t dim : element.dimensions) {
+    if (dim == 0) return true;
+  }
+  for (int64_t dim : element.dimensions) {
+    if (dim == kUnboundedSize) continue;
+    if (bytes > INT64_MAX / dim) {
+      return Error(offset, StrCat("Shape ", ShapeToString(element, false),
+                                  " size may overflow int64_t."));
+    }
+    bytes *= dim;
   }
   return true;
 }
@@ -502,7 +558,9 @@ bool ValueParser::ParseShapeList(std::vector<ShapeId>* out) {
 bool ValueParser::ParseDxD(std::string_view name, std::vector<int64_t>* out) {
   const uint32_t offset = lexer_.offset();
   if (!out->empty()) {
-    return Error(offset, StrCat("sub-attribute '", name, "=' already exists"));
+    // Point at the repeated `name=` just before the value.
+    return Error(lexer_.previous_end() - static_cast<uint32_t>(name.size()) - 1,
+                 StrCat("sub-attribute '", name, "=' already exists"));
   }
   if (kind() == TokKind::kInt) {
     out->push_back(tok().int_value);
@@ -525,10 +583,16 @@ bool ValueParser::ParseWindow(Window* window) {
   if (!ParseToken(TokKind::kLbrace, "expected '{' to start window attribute")) return false;
   std::vector<int64_t> size, stride, lhs_dilate, rhs_dilate, rhs_reversal;
   std::vector<std::vector<int64_t>> pad;
+  // Where each sub-attribute was written, to point at a mismatching one.
+  uint32_t stride_at = offset, lhs_dilate_at = offset, rhs_dilate_at = offset;
+  uint32_t rhs_reversal_at = offset, pad_at = offset;
   while (kind() != TokKind::kRbrace) {
     const uint32_t attr_offset = lexer_.offset();
     std::string_view field;
     if (kind() != TokKind::kAttributeName) {
+      if (kind() == TokKind::kEof || kind() == TokKind::kError) {
+        return TokenError("expected '}' to end window attribute");
+      }
       return Error(attr_offset, "expects sub-attributes in window");
     }
     ParseAttributeName(&field);
@@ -536,16 +600,21 @@ bool ValueParser::ParseWindow(Window* window) {
     if (field == "size") {
       ok = ParseDxD("size", &size);
     } else if (field == "stride") {
+      stride_at = attr_offset;
       ok = ParseDxD("stride", &stride);
     } else if (field == "lhs_dilate") {
+      lhs_dilate_at = attr_offset;
       ok = ParseDxD("lhs_dilate", &lhs_dilate);
     } else if (field == "rhs_dilate") {
+      rhs_dilate_at = attr_offset;
       ok = ParseDxD("rhs_dilate", &rhs_dilate);
     } else if (field == "rhs_reversal") {
+      rhs_reversal_at = attr_offset;
       ok = ParseDxD("rhs_reversal", &rhs_reversal);
     } else if (field == "pad") {
+      pad_at = attr_offset;
       const uint32_t pad_offset = lexer_.offset();
-      if (!pad.empty()) return Error(pad_offset, "sub-attribute 'pad=' already exists");
+      if (!pad.empty()) return Error(attr_offset, "sub-attribute 'pad=' already exists");
       if (kind() != TokKind::kPad) return TokenError("expects window pad pattern, e.g., '0_0x3_3'");
       for (std::string_view dim : Split(tok().text, 'x')) {
         std::vector<int64_t> low_high;
@@ -561,15 +630,16 @@ bool ValueParser::ParseWindow(Window* window) {
     }
     if (!ok) return false;
   }
-  auto check = [&](const auto& v, std::string_view name) {
+  auto check = [&](const auto& v, std::string_view name, uint32_t at) {
     if (!v.empty() && v.size() != size.size()) {
-      return Error(offset, StrCat("expects '", name, "=' has the same size as 'size='"));
+      return Error(at, StrCat("expects '", name, "=' has the same size as 'size=' (", v.size(),
+                              " vs ", size.size(), ")"));
     }
     return true;
   };
-  if (!check(stride, "stride") || !check(lhs_dilate, "lhs_dilate") ||
-      !check(rhs_dilate, "rhs_dilate") || !check(pad, "pad") ||
-      !check(rhs_reversal, "rhs_reversal")) {
+  if (!check(stride, "stride", stride_at) || !check(lhs_dilate, "lhs_dilate", lhs_dilate_at) ||
+      !check(rhs_dilate, "rhs_dilate", rhs_dilate_at) || !check(pad, "pad", pad_at) ||
+      !check(rhs_reversal, "rhs_reversal", rhs_reversal_at)) {
     return false;
   }
   for (size_t i = 0; i < size.size(); ++i) {
@@ -609,6 +679,8 @@ bool ValueParser::ParseConvolutionDimensionNumbers(ConvolutionDimensionNumbers* 
     return true;
   };
   // Fills one side; `a` and `b` are the two named dimensions of that side.
+  // Spatial digits must be below the side's count of spatial dimensions
+  // (XLA's newer check; older versions CHECK-failed on such digits).
   auto parse_side = [&](std::string_view side, std::string_view which, char a, char b,
                         int64_t* a_dim, int64_t* b_dim, std::vector<int64_t>* spatial) {
     if (!is_unique(side)) {
@@ -618,6 +690,7 @@ bool ValueParser::ParseConvolutionDimensionNumbers(ConvolutionDimensionNumbers* 
     for (char c : side) {
       if (c != a && c != b && c != '?') spatial->push_back(-1);
     }
+    const size_t spatial_count = spatial->size();
     for (size_t i = 0; i < side.size(); ++i) {
       char c = side[i];
       if (c == '?') continue;
@@ -625,16 +698,11 @@ bool ValueParser::ParseConvolutionDimensionNumbers(ConvolutionDimensionNumbers* 
         *a_dim = static_cast<int64_t>(i);
       } else if (c == b) {
         *b_dim = static_cast<int64_t>(i);
-      } else if (c >= '0' && c < static_cast<char>('0' + side.size())) {
-        size_t index = static_cast<size_t>(c - '0');
-        if (index >= spatial->size()) {
-          return TokenError(StrCat("spatial dimension ", index, " out of range in ", which,
-                                         " dimension numbers ", side));
-        }
-        (*spatial)[index] = static_cast<int64_t>(i);
+      } else if (c >= '0' && static_cast<size_t>(c - '0') < spatial_count) {
+        (*spatial)[static_cast<size_t>(c - '0')] = static_cast<int64_t>(i);
       } else {
-        return TokenError(StrCat("expects [0-", side.size() - 1, a, b, "?] in ", which,
-                                       " dimension numbers"));
+        return TokenError(StrCat("expects [0-", static_cast<int64_t>(spatial_count) - 1, a, b,
+                                 "?] in ", which, " dimension numbers"));
       }
     }
     return true;
@@ -699,7 +767,9 @@ bool ValueParser::ParsePrecisionList() {
   if (!ParseToken(TokKind::kLbrace, "expects a list starting with '{'")) return false;
   if (kind() != TokKind::kRbrace) {
     do {
-      if (!ParseEnum("precision", {"default", "high", "highest", "packed_nibble"})) return false;
+      if (!ParseEnumIgnoringCase("precision", {"default", "high", "highest", "packed_nibble"})) {
+        return false;
+      }
     } while (EatIfPresent(TokKind::kComma));
   }
   return ParseToken(TokKind::kRbrace, "expects a list to end with '}'");
@@ -750,10 +820,14 @@ bool ValueParser::ParseCustomCallApiVersion(std::string_view* out) {
   // older versions (torch-xla and Neuron dumps carry it), so it is accepted.
   if (kind() != TokKind::kIdent) return TokenError("expects custom-call API version");
   std::string_view value = tok().text;
+  // XLA upper-cases the value before looking it up.
   for (std::string_view allowed :
        {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
         "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"}) {
-    if (allowed == value) {
+    if (allowed.size() == value.size() &&
+        std::equal(allowed.begin(), allowed.end(), value.begin(), [](char a, char b) {
+          return a == std::toupper(static_cast<unsigned char>(b));
+        })) {
       *out = value;
       Lex();
       return true;
@@ -761,543 +835,6 @@ bool ValueParser::ParseCustomCallApiVersion(std::string_view* out) {
   }
   return TokenError(StrCat("expects custom-call API version but sees: ", value,
                                  ", error: Unknown API version"));
-}
-
-// ---------------------------------------------------------------------------
-// Shardings
-
-bool ValueParser::ParseSharding() {
-  DepthGuard guard(this);
-  if (!guard.ok) return false;
-  if (!ParseToken(TokKind::kLbrace, "expected '{' to start sharding attribute")) return false;
-  if (kind() != TokKind::kLbrace && kind() != TokKind::kRbrace) return ParseSingleSharding(true);
-  if (kind() != TokKind::kRbrace) {
-    do {
-      if (!ParseSingleSharding(false)) return false;
-    } while (EatIfPresent(TokKind::kComma));
-  }
-  return ParseToken(TokKind::kRbrace, "expected '}' to end sharding attribute");
-}
-
-bool ValueParser::ParseIotaTileAssignmentArray(std::vector<int64_t>* reshape,
-                                               std::vector<int64_t>* perm) {
-  reshape->clear();
-  perm->clear();
-  if (!ParseToken(TokKind::kLsquare, "expected '[' to start sharding iota_reshape_dims")) {
-    return false;
-  }
-  do {
-    int64_t dim;
-    if (!ParseInt64(&dim)) return false;
-    reshape->push_back(dim);
-  } while (EatIfPresent(TokKind::kComma));
-  if (!ParseToken(TokKind::kRsquare, "expected ']' to end sharding iota_reshape_dims")) {
-    return false;
-  }
-  if (reshape->size() == 1) {
-    perm->push_back(0);
-    return true;
-  }
-  if (kind() != TokKind::kIdent || tok().text != "T") {
-    return TokenError("expected 'T(' to start sharding devices iota_transpose_perm");
-  }
-  Lex();
-  if (!ParseToken(TokKind::kLparen, "expected 'T(' to start sharding devices iota_transpose_perm")) {
-    return false;
-  }
-  do {
-    int64_t dim;
-    if (!ParseInt64(&dim)) return false;
-    if (dim < 0 || dim >= static_cast<int64_t>(reshape->size())) {
-      return TokenError(StrCat("Out of range iota minor_to_major value ", dim,
-                                     ", expecting value in range [0, ", reshape->size(), ")"));
-    }
-    perm->push_back(dim);
-  } while (EatIfPresent(TokKind::kComma));
-  return ParseToken(TokKind::kRparen, "expected ')' to end sharding devices iota_transpose_perm");
-}
-
-bool ValueParser::ParseTileAssignment(std::vector<int64_t>* dims, std::vector<int64_t>* devices,
-                                      bool allow_devices, std::vector<int64_t>* iota_reshape,
-                                      std::vector<int64_t>* iota_perm) {
-  dims->clear();
-  if (!ParseToken(TokKind::kLsquare, "expected '[' to start sharding devices shape")) return false;
-  do {
-    int64_t dim;
-    if (!ParseInt64(&dim)) return false;
-    dims->push_back(dim);
-  } while (EatIfPresent(TokKind::kComma));
-  if (!ParseToken(TokKind::kRsquare, "expected ']' to end sharding devices shape")) return false;
-  if (EatIfPresent(TokKind::kLeq)) return ParseIotaTileAssignmentArray(iota_reshape, iota_perm);
-  if (!allow_devices) {
-    return TokenError(
-        "Caller expected iota tile assignment when parsing, which should not have any manual "
-        "device entries.");
-  }
-  do {
-    int64_t device;
-    if (!ParseInt64(&device)) return false;
-    devices->push_back(device);
-  } while (EatIfPresent(TokKind::kComma));
-  return true;
-}
-
-namespace {
-
-// Product of dims, or -1 on overflow or negative sizes.
-int64_t Product(const std::vector<int64_t>& dims) {
-  int64_t product = 1;
-  for (int64_t d : dims) {
-    if (d < 0 || (d != 0 && product > INT64_MAX / d)) return -1;
-    product *= d;
-  }
-  return product;
-}
-
-}  // namespace
-
-bool ValueParser::ParseSingleSharding(bool lbrace_pre_lexed) {
-  if (!lbrace_pre_lexed &&
-      !ParseToken(TokKind::kLbrace, "expected '{' to start sharding attribute")) {
-    return false;
-  }
-  if (kind() == TokKind::kIdent && (tok().text == "mesh" || tok().text == "maximal_mesh")) {
-    return ParseNamedSharding();
-  }
-  const uint32_t offset = lexer_.offset();
-  bool maximal = false, replicated = false, manual = false, unknown = false, unreduced = false;
-  bool last_tile_dim_replicate = false, last_tile_dims = false;
-  std::vector<int64_t> devices, tile_dims, iota_reshape, iota_perm;
-  while (kind() != TokKind::kRbrace) {
-    switch (kind()) {
-      case TokKind::kw_maximal: maximal = true; Lex(); break;
-      case TokKind::kw_replicated: replicated = true; Lex(); break;
-      case TokKind::kw_manual: manual = true; Lex(); break;
-      case TokKind::kw_unknown: unknown = true; Lex(); break;
-      case TokKind::kw_unreduced: unreduced = true; Lex(); break;
-      case TokKind::kw_last_tile_dim_replicate: last_tile_dim_replicate = true; Lex(); break;
-      case TokKind::kw_shard_as:
-      case TokKind::kw_shard_like: {
-        Lex();
-        int64_t group;
-        if (!ParseInt64(&group)) return false;
-        break;
-      }
-      case TokKind::kAttributeName: {
-        std::string_view name = tok().text;
-        if (name == "device") {
-          if (Lex() != TokKind::kInt) return TokenError("device= attribute must be an integer");
-          devices = {tok().int_value};
-          Lex();
-        } else if (name == "devices") {
-          Lex();
-          if (!ParseTileAssignment(&tile_dims, &devices, true, &iota_reshape, &iota_perm)) {
-            return false;
-          }
-        } else if (name == "metadata") {
-          Lex();
-          if (!ParseSingleOrListMetadata()) return false;
-        } else if (name == "last_tile_dims") {
-          last_tile_dims = true;
-          Lex();
-          if (!ParseToken(TokKind::kLbrace, "expected '{' to start sharding type list")) {
-            return false;
-          }
-          if (kind() != TokKind::kRbrace) {
-            do {
-              switch (kind()) {
-                case TokKind::kw_maximal: case TokKind::kw_replicated:
-                case TokKind::kw_manual: case TokKind::kw_unreduced:
-                  Lex();
-                  break;
-                default:
-                  return TokenError("expects a sharding type (maximal, replicated, manual or "
-                                    "unreduced)");
-              }
-            } while (EatIfPresent(TokKind::kComma));
-          }
-          if (!ParseToken(TokKind::kRbrace, "expected '}' to end sharding type list")) {
-            return false;
-          }
-        } else {
-          return TokenError(
-              "unknown attribute in sharding: expected device=, devices= metadata= or "
-              "last_tile_dims= ");
-        }
-        break;
-      }
-      default:
-        return TokenError("unexpected token");
-    }
-  }
-  (void)last_tile_dims;
-  auto no_devices = [&](std::string_view what) {
-    if (!devices.empty()) {
-      return Error(offset, StrCat(what, " shardings should not have any devices assigned"));
-    }
-    return true;
-  };
-  if (replicated) {
-    if (!no_devices("replicated")) return false;
-  } else if (maximal) {
-    if (devices.size() != 1) {
-      return Error(offset, "maximal shardings should have exactly one device assigned");
-    }
-  } else if (manual) {
-    if (!no_devices("manual")) return false;
-  } else if (unknown) {
-    if (!no_devices("unknown")) return false;
-  } else if (unreduced) {
-    if (!no_devices("unreduced")) return false;
-  } else {
-    if (tile_dims.empty()) {
-      return Error(offset,
-                   "non-maximal shardings must have a tile assignment list including dimensions");
-    }
-    if (iota_perm.size() != iota_reshape.size()) {
-      return Error(offset, StrCat("iota_transpose_perm should have the same rank as "
-                                        "iota_reshape_dims : expected ",
-                                        iota_reshape.size(), ", saw ", iota_perm.size(), "."));
-    }
-    const int64_t tiles = Product(tile_dims);
-    if (!iota_reshape.empty()) {
-      if (tiles != Product(iota_reshape)) {
-        return Error(offset, StrCat("tile assignment [", StrJoin(tile_dims, ","),
-                                          "] has ", tiles, " devices but its iota <=[",
-                                          StrJoin(iota_reshape, ","), "] has ",
-                                          Product(iota_reshape)));
-      }
-    } else {
-      if (devices.size() <= 1) {
-        return Error(offset, "non-maximal shardings must have more than one device assigned");
-      }
-      if (tiles != static_cast<int64_t>(devices.size())) {
-        return Error(offset, StrCat("tile assignment [", StrJoin(tile_dims, ","),
-                                          "] needs ", tiles, " devices but ", devices.size(),
-                                          " are listed"));
-      }
-    }
-  }
-  Lex();  // '}'
-  return true;
-}
-
-bool ValueParser::ParseMesh(std::vector<std::string_view>* axis_names,
-                            std::vector<int64_t>* axis_sizes, bool* maximal) {
-  std::string_view kind_text = tok().text;
-  Lex();
-  axis_names->clear();
-  axis_sizes->clear();
-  if (kind_text == "maximal_mesh") {
-    *maximal = true;
-    std::string_view attr;
-    if (!ParseToken(TokKind::kLsquare, "expected '[' after maximal_mesh")) return false;
-    if (kind() != TokKind::kAttributeName || tok().text != "device_id") {
-      return TokenError("expected device_id= attribute in maximal_mesh");
-    }
-    ParseAttributeName(&attr);
-    int64_t device;
-    return ParseInt64(&device) && ParseToken(TokKind::kRsquare, "expected ']' to end maximal_mesh");
-  }
-  *maximal = false;
-  if (!ParseToken(TokKind::kLsquare, "expected '[' after mesh")) return false;
-  if (kind() != TokKind::kRsquare) {
-    while (true) {
-      std::string_view name;
-      if (!ParseAttributeName(&name)) return false;
-      int64_t size;
-      if (!ParseInt64(&size)) return false;
-      axis_names->push_back(name);
-      axis_sizes->push_back(size);
-      if (!EatIfPresent(TokKind::kComma)) break;
-    }
-  }
-  if (!ParseToken(TokKind::kRsquare, "expected ']' to end mesh axes")) return false;
-  if (kind() == TokKind::kComma && lexer_.LookAhead() == TokKind::kAttributeName) {
-    Lex();
-    if (tok().text != "device_ids") return true;
-    Lex();
-    if (!ParseToken(TokKind::kLparen, "expected '(' for device_ids")) return false;
-    std::vector<int64_t> reshape, perm;
-    if (kind() == TokKind::kLsquare) {
-      return ParseIotaTileAssignmentArray(&reshape, &perm) &&
-             ParseToken(TokKind::kRparen, "expected ')' to end device_ids");
-    }
-    const uint32_t offset = lexer_.offset();
-    int64_t count = 0;
-    if (kind() != TokKind::kRparen) {
-      do {
-        int64_t device;
-        if (!ParseInt64(&device)) return false;
-        ++count;
-      } while (EatIfPresent(TokKind::kComma));
-    }
-    if (!ParseToken(TokKind::kRparen, "expected ')' to end device_ids")) return false;
-    if (count != Product(*axis_sizes)) {
-      return Error(offset, StrCat("Expected ", Product(*axis_sizes),
-                                        " device_ids based on mesh axes, but got ", count));
-    }
-  }
-  return true;
-}
-
-bool ValueParser::ParseAxisRef(const std::vector<std::string_view>& axis_names) {
-  const uint32_t offset = lexer_.offset();
-  std::string_view name;
-  if (!ParseName(&name)) return false;
-  bool found = false;
-  for (std::string_view axis : axis_names) found |= axis == name;
-  if (!found) {
-    int64_t index;
-    if (!ParseIntText(name, &index)) {
-      return Error(offset, StrCat("axis '", name,
-                                        "' is not a valid axis name or index in mesh"));
-    }
-    if (index < 0 || index >= static_cast<int64_t>(axis_names.size())) {
-      return Error(offset, StrCat("axis index ", index, " is out of bounds for mesh which has ",
-                                        axis_names.size(), " axes"));
-    }
-  }
-  if (EatIfPresent(TokKind::kLparen)) {
-    int64_t pre_size, size;
-    return ParseInt64(&pre_size) &&
-           ParseToken(TokKind::kRparen, "expected ')' after pre_size in sub axis") &&
-           ParseInt64(&size);
-  }
-  return true;
-}
-
-bool ValueParser::ParseNamedSharding() {
-  std::vector<std::string_view> axis_names;
-  std::vector<int64_t> axis_sizes;
-  bool maximal = false;
-  if (!ParseMesh(&axis_names, &axis_sizes, &maximal)) return false;
-  auto parse_metadata_if_present = [&] {
-    if (EatIfPresent(TokKind::kComma)) {
-      std::string_view attr;
-      if (kind() != TokKind::kAttributeName || tok().text != "metadata") {
-        return TokenError("expects metadata=");
-      }
-      ParseAttributeName(&attr);
-      return ParseSingleOrListMetadata();
-    }
-    return true;
-  };
-  auto parse_axis_list = [&] {
-    if (!ParseToken(TokKind::kLbrace, "expects a list starting with '{'")) return false;
-    if (kind() != TokKind::kRbrace) {
-      do {
-        if (!ParseAxisRef(axis_names)) return false;
-      } while (EatIfPresent(TokKind::kComma));
-    }
-    return ParseToken(TokKind::kRbrace, "expects a list to end with '}'");
-  };
-  if (maximal) {
-    return parse_metadata_if_present() &&
-           ParseToken(TokKind::kRbrace, "expected '}' to end sharding attribute");
-  }
-  EatIfPresent(TokKind::kComma);
-  if (kind() == TokKind::kw_replicated || kind() == TokKind::kw_unreduced ||
-      kind() == TokKind::kw_manual) {
-    Lex();
-    return parse_metadata_if_present() &&
-           ParseToken(TokKind::kRbrace, "expected '}' to end sharding attribute");
-  }
-  // [{a}, {b, ?}]
-  if (!ParseToken(TokKind::kLsquare, "expects a list starting with '['")) return false;
-  if (kind() != TokKind::kRsquare) {
-    do {
-      if (!ParseToken(TokKind::kLbrace, "expects a list starting with '{'")) return false;
-      bool question = false;
-      if (kind() != TokKind::kRbrace) {
-        do {
-          if (question) return TokenError("Saw axis ref after '?'");
-          if (EatIfPresent(TokKind::kQuestionMark)) {
-            question = true;
-            continue;
-          }
-          if (!ParseAxisRef(axis_names)) return false;
-        } while (EatIfPresent(TokKind::kComma));
-      }
-      if (!ParseToken(TokKind::kRbrace, "expects a list to end with '}'")) return false;
-    } while (EatIfPresent(TokKind::kComma));
-  }
-  if (!ParseToken(TokKind::kRsquare, "expects a list to end with ']'")) return false;
-  while (kind() != TokKind::kRbrace) {
-    if (!ParseToken(TokKind::kComma, "expected ',' before next attribute")) return false;
-    std::string_view attr;
-    if (!ParseAttributeName(&attr)) return false;
-    if (attr == "replicated" || attr == "unreduced" || attr == "manual") {
-      if (!parse_axis_list()) return false;
-    } else if (attr == "metadata") {
-      if (!ParseSingleOrListMetadata()) return false;
-    } else {
-      return TokenError(
-          "unknown attribute in named sharding: expected replicated, unreduced, manual or "
-          "metadata");
-    }
-  }
-  return ParseToken(TokKind::kRbrace, "expected '}' to end sharding attribute");
-}
-
-// ---------------------------------------------------------------------------
-// Replica groups
-
-bool ValueParser::ParseReplicaGroups(ReplicaGroups* out) {
-  out->groups.clear();
-  out->expanded = true;
-  if (kind() == TokKind::kLbrace) {
-    out->form = ReplicaGroups::Form::kList;
-    if (!ParseInt64ListList(TokKind::kLbrace, TokKind::kRbrace, TokKind::kComma, &out->groups)) {
-      return false;
-    }
-    out->group_count = static_cast<int64_t>(out->groups.size());
-    out->group_size = out->groups.empty() ? 0 : static_cast<int64_t>(out->groups[0].size());
-    return true;
-  }
-  if (kind() == TokKind::kIdent && tok().text == "mesh") return ParseMeshReplicaGroups(out);
-  out->form = ReplicaGroups::Form::kIota;
-  const uint32_t offset = lexer_.offset();
-  std::vector<int64_t> dims, devices, reshape, perm;
-  if (!ParseTileAssignment(&dims, &devices, false, &reshape, &perm)) return false;
-  if (dims.size() != 2) {
-    return Error(offset, StrCat("expected an iota replica group list [groups,size]<=[...], "
-                                      "but the tile assignment has ",
-                                      dims.size(), " dimensions"));
-  }
-  if (Product(dims) != Product(reshape)) {
-    return Error(offset, StrCat("iota replica groups [", dims[0], ",", dims[1], "] hold ",
-                                      Product(dims), " devices but the iota <=[",
-                                      StrJoin(reshape, ","), "] has ", Product(reshape)));
-  }
-  out->group_count = dims[0];
-  out->group_size = dims[1];
-  // Expand small lists: device ids are the iota over `reshape`, transposed by
-  // `perm`, then cut into rows of group_size.
-  const int64_t total = Product(dims);
-  if (total < 0 || total > (1 << 20)) {
-    out->expanded = false;
-    return true;
-  }
-  std::vector<int64_t> strides(reshape.size(), 1);
-  for (int i = static_cast<int>(reshape.size()) - 2; i >= 0; --i) {
-    strides[i] = strides[i + 1] * reshape[i + 1];
-  }
-  std::vector<int64_t> transposed_dims;
-  for (int64_t p : perm) transposed_dims.push_back(reshape[p]);
-  std::vector<int64_t> index(perm.size(), 0);
-  out->groups.assign(dims[0], {});
-  for (int64_t linear = 0; linear < total; ++linear) {
-    int64_t device = 0;
-    for (size_t k = 0; k < perm.size(); ++k) device += index[k] * strides[perm[k]];
-    out->groups[linear / dims[1]].push_back(device);
-    for (int k = static_cast<int>(index.size()) - 1; k >= 0; --k) {
-      if (++index[k] < transposed_dims[k]) break;
-      index[k] = 0;
-    }
-  }
-  return true;
-}
-
-bool ValueParser::ParseMeshReplicaGroups(ReplicaGroups* out) {
-  // mesh['a'=2,'b'=2(, device_ids=(...))] {'a', ...}: groups along the named
-  // axes of a device mesh.
-  out->form = ReplicaGroups::Form::kMesh;
-  out->expanded = false;
-  Lex();  // mesh
-  if (!ParseToken(TokKind::kLsquare, "expected '[' after mesh")) return false;
-  std::vector<std::string_view> names;
-  std::vector<int64_t> sizes;
-  while (kind() != TokKind::kRsquare) {
-    std::string_view name;
-    if (kind() == TokKind::kString) {
-      name = tok().text;
-      Lex();
-      if (!ParseToken(TokKind::kEqual, "expected '=' after mesh axis name")) return false;
-    } else if (kind() == TokKind::kAttributeName) {
-      name = tok().text;
-      if (name == "device_ids") break;
-      Lex();
-    } else {
-      return TokenError("expected a mesh axis 'name'=size");
-    }
-    int64_t size;
-    if (!ParseInt64(&size)) return false;
-    names.push_back(name);
-    sizes.push_back(size);
-    if (!EatIfPresent(TokKind::kComma)) break;
-  }
-  if (kind() == TokKind::kAttributeName && tok().text == "device_ids") {
-    Lex();
-    if (!ParseToken(TokKind::kLparen, "expected '(' for device_ids")) return false;
-    if (kind() == TokKind::kLsquare) {
-      std::vector<int64_t> reshape, perm;
-      if (!ParseIotaTileAssignmentArray(&reshape, &perm)) return false;
-    } else {
-      const uint32_t offset = lexer_.offset();
-      int64_t count = 0;
-      if (kind() != TokKind::kRparen) {
-        do {
-          int64_t device;
-          if (!ParseInt64(&device)) return false;
-          ++count;
-        } while (EatIfPresent(TokKind::kComma));
-      }
-      if (count != Product(sizes)) {
-        return Error(offset, StrCat("Expected ", Product(sizes),
-                                          " device_ids based on mesh axes, but got ", count));
-      }
-    }
-    if (!ParseToken(TokKind::kRparen, "expected ')' to end device_ids")) return false;
-  }
-  if (!ParseToken(TokKind::kRsquare, "expected ']' to end mesh axes")) return false;
-  if (!ParseToken(TokKind::kLbrace, "expected '{' to start the mesh axes of the groups")) {
-    return false;
-  }
-  int64_t group_size = 1;
-  if (kind() != TokKind::kRbrace) {
-    do {
-      const uint32_t offset = lexer_.offset();
-      std::string_view axis;
-      if (kind() == TokKind::kString || kind() == TokKind::kIdent || kind() == TokKind::kName) {
-        axis = tok().text;
-        Lex();
-      } else {
-        return TokenError("expected a mesh axis name");
-      }
-      int64_t index = -1;
-      for (size_t i = 0; i < names.size(); ++i) {
-        if (names[i] == axis) index = static_cast<int64_t>(i);
-      }
-      if (index < 0) {
-        int64_t as_number;
-        if (!ParseIntText(axis, &as_number)) {
-          return Error(offset,
-                       StrCat("'", axis, "' is not a valid axis name or index in the mesh"));
-        }
-        if (as_number < 0 || as_number >= static_cast<int64_t>(names.size())) {
-          return Error(offset, StrCat("axis index ", as_number,
-                                            " is out of bounds for mesh with ", names.size(),
-                                            " axes"));
-        }
-        index = as_number;
-      }
-      if (EatIfPresent(TokKind::kColon)) {
-        int64_t pre_size, size;
-        if (!ParseToken(TokKind::kLparen, "expected '(' in sub-axis") || !ParseInt64(&pre_size) ||
-            !ParseToken(TokKind::kRparen, "expected ')' in sub-axis") || !ParseInt64(&size)) {
-          return false;
-        }
-        group_size *= size;
-      } else {
-        group_size *= sizes[static_cast<size_t>(index)];
-      }
-    } while (EatIfPresent(TokKind::kComma));
-  }
-  const int64_t total = Product(sizes);
-  out->group_size = group_size;
-  out->group_count = group_size > 0 ? total / group_size : 0;
-  return ParseToken(TokKind::kRbrace, "expected '}' to end the mesh axes of the groups");
 }
 
 // ---------------------------------------------------------------------------
@@ -1392,18 +929,18 @@ bool ValueParser::ParseMetadata(OpMetadata* out) {
       static constexpr std::string_view kNames[] = {
           "op_type",       "op_name",           "source_file",  "source_line",
           "source_end_line", "source_column",   "source_end_column", "profile_type",
-          "deduplicated_name", "scheduling_name", "stack_frame_id"};
+          "deduplicated_name", "scheduling_name", "stack_frame_id", "metadata_payload"};
       int which = -1;
-      for (int i = 0; i < 11; ++i) {
+      for (int i = 0; i < 12; ++i) {
         if (kNames[i] == name) which = i;
       }
       if (which < 0) {
         return Error(attr_offset,
                      StrCat("unexpected attribute \"", name,
-                                  "\". Allowed attributes: op_type, op_name, source_file, "
-                                  "source_line, source_end_line, source_column, "
-                                  "source_end_column, profile_type, deduplicated_name, "
-                                  "scheduling_name, stack_frame_id"));
+                                  "\". Allowed attributes: deduplicated_name, metadata_payload, "
+                                  "op_name, op_type, profile_type, scheduling_name, "
+                                  "source_column, source_end_column, source_end_line, "
+                                  "source_file, source_line, stack_frame_id"));
       }
       if (seen & (1u << which)) {
         return Error(attr_offset, StrCat("attribute ", name, " already exists"));
@@ -1411,7 +948,7 @@ bool ValueParser::ParseMetadata(OpMetadata* out) {
       seen |= 1u << which;
       bool ok = true;
       switch (which) {
-        case 0: case 1: case 2: case 8: case 9: {
+        case 0: case 1: case 2: case 8: case 9: case 11: {
           std::string_view raw;
           ok = ParseString(&raw);
           if (ok && out != nullptr) {
@@ -1455,17 +992,22 @@ bool ValueParser::ParseMetadata(OpMetadata* out) {
   return ParseToken(TokKind::kRbrace, "expects '}' to end sub attributes");
 }
 
-bool ValueParser::ParseSingleOrListMetadata() {
+bool ValueParser::ParseSingleOrListMetadata(int* count) {
+  int entries = 0;
   if (kind() == TokKind::kLbrace && lexer_.LookAhead() == TokKind::kLbrace) {
     Lex();
     if (kind() != TokKind::kRbrace) {
       do {
         if (!ParseMetadata(nullptr)) return false;
+        ++entries;
       } while (EatIfPresent(TokKind::kComma));
     }
+    if (count != nullptr) *count += entries;
     return ParseToken(TokKind::kRbrace, "expected '}' to end metadata list");
   }
-  return ParseMetadata(nullptr);
+  if (!ParseMetadata(nullptr)) return false;
+  if (count != nullptr) ++*count;
+  return true;
 }
 
 // ---------------------------------------------------------------------------
@@ -1510,12 +1052,14 @@ bool ValueParser::ParseInputOutputAlias(std::vector<InputOutputAlias>* out) {
       return false;
     }
     if (EatIfPresent(TokKind::kComma)) {
+      const uint32_t kind_offset = lexer_.offset();
       std::string_view kind_name;
       if (!ParseName(&kind_name)) return false;
       if (kind_name == "must-alias") {
         alias.must_alias = true;
       } else if (kind_name != "may-alias") {
-        return TokenError("Unexpected aliasing kind; expected SYSTEM or USER");
+        return Error(kind_offset, StrCat("Unexpected aliasing kind ", kind_name,
+                                         "; expected SYSTEM or USER (must-alias or may-alias)"));
       }
     }
     if (!ParseToken(TokKind::kRparen, kFormat)) return false;
@@ -1650,9 +1194,7 @@ bool ValueParser::ParseResultAccuracy() {
   }
   ParseAttributeName(&name);
   if (name == "mode") {
-    if (!ParseEnum("ResultAccuracy type", {"default", "highest", "DEFAULT", "HIGHEST"})) {
-      return false;
-    }
+    if (!ParseEnumIgnoringCase("ResultAccuracy type", {"default", "highest"})) return false;
   } else if (name == "tolerance") {
     if (!ParseToken(TokKind::kLbrace, "expected '{' to start result accuracy list")) return false;
     if (kind() != TokKind::kRbrace) {
@@ -1674,6 +1216,40 @@ bool ValueParser::ParseResultAccuracy() {
     return TokenError(StrCat("invalid attribute name: ", name));
   }
   return ParseToken(TokKind::kRbrace, "expected '}' to end result_accuracy");
+}
+
+bool ValueParser::ParseSparsityConfig() {
+  // '{' (('lhs=' | 'rhs=') '{' ('sparsity=' NxM | 'dimension=' INT |
+  // 'stride=' INT)* '}')* '}', whitespace separated.
+  if (!ParseToken(TokKind::kLbrace, "expected '{' to start SparsityConfig")) return false;
+  while (kind() != TokKind::kRbrace) {
+    const uint32_t side_offset = lexer_.offset();
+    std::string_view side;
+    if (!ParseAttributeName(&side)) return false;
+    if (side != "lhs" && side != "rhs") {
+      return Error(side_offset, StrCat("unknown attribute ", side, " in sparsity_config"));
+    }
+    if (!ParseToken(TokKind::kLbrace, "expected '{' to start TensorSparsityConfig")) return false;
+    while (kind() != TokKind::kRbrace) {
+      const uint32_t field_offset = lexer_.offset();
+      std::string_view field;
+      if (!ParseAttributeName(&field)) return false;
+      if (field == "sparsity") {
+        std::vector<int64_t>& values = ints_scratch_;
+        values.clear();
+        const uint32_t value_offset = lexer_.offset();
+        if (!ParseDxD("sparsity", &values)) return false;
+        if (values.size() != 2) return Error(value_offset, "expects 'num_non_zero:block_size'");
+      } else if (field == "dimension" || field == "stride") {
+        int64_t value;
+        if (!ParseInt64(&value)) return false;
+      } else {
+        return Error(field_offset, StrCat("unknown attribute ", field, " in sparsity_config"));
+      }
+    }
+    Lex();  // '}'
+  }
+  return ParseToken(TokKind::kRbrace, "expects '}' at the end of SparsityConfig");
 }
 
 bool ValueParser::ParseDomain() {

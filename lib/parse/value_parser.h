@@ -76,7 +76,7 @@ class ValueParser {
   bool ParseSliceRanges(SliceRanges* out);
   bool ParsePaddingConfig(PaddingConfig* out);
   bool ParsePrecisionList();
-  bool ParseSharding();
+  bool ParseSharding(Sharding* out = nullptr);  // out may be null
   bool ParseReplicaGroups(ReplicaGroups* out);
   bool ParseFrontendAttributes();
   bool ParseStatistics();
@@ -84,7 +84,8 @@ class ValueParser {
   bool ParseParameterReplication(int64_t* count);
   bool ParseBooleanListOrSingleBoolean();
   bool ParseMetadata(OpMetadata* out);  // out may be null
-  bool ParseSingleOrListMetadata();
+  // Returns the number of metadata entries in *count (may be null).
+  bool ParseSingleOrListMetadata(int* count = nullptr);
   bool ParseOutputOperandAliasing(std::vector<OutputOperandAlias>* out);
   bool ParseInputOutputAlias(std::vector<InputOutputAlias>* out);
   bool ParseBufferDonors(std::vector<BufferDonor>* out);
@@ -93,6 +94,7 @@ class ValueParser {
   bool ParseOriginalValueRecoveryTable();
   bool ParseResultAccuracy();
   bool ParseDomain();
+  bool ParseSparsityConfig();
   // An identifier from a closed set; `what` names it in errors.
   bool ParseEnum(std::string_view what, std::initializer_list<std::string_view> values,
                  std::string_view* out = nullptr);
@@ -126,29 +128,52 @@ class ValueParser {
   ParseLimits limits_;
   std::optional<ParseError> error_;
   int depth_ = 0;
+  bool depth_exceeded_ = false;  // a DepthGuard failed: the error is final
   // Maps the exact text of array shapes to their ids (module parser only).
   NameTable* shape_cache_ = nullptr;
 
  private:
   bool ParseShapeImpl(ShapeId* out);
   bool ParseDimensionSizes(Shape* shape);
+  // The checks XLA's MakeValidatedTupleShape makes on each element.
+  bool ValidateElementShape(const Shape& element, uint32_t offset);
   bool ParseTiles(Layout* layout);
   bool ParseLayoutIntAttribute(int64_t* out, std::string_view what);
-  bool ParseSingleSharding(bool lbrace_pre_lexed);
-  bool ParseNamedSharding();
-  bool ParseMesh(std::vector<std::string_view>* axis_names, std::vector<int64_t>* axis_sizes,
-                 bool* maximal);
-  bool ParseAxisRef(const std::vector<std::string_view>& axis_names);
+  bool ParseSingleSharding(bool lbrace_pre_lexed, Sharding* out);
+  // A device mesh `mesh['a'=2,'b'=4]` (optionally `, device_ids=(...)`) or
+  // `maximal_mesh[device_id=N]`.
+  struct MeshAxes {
+    std::vector<std::string_view> names;  // raw string token texts
+    std::vector<int64_t> sizes;
+    bool maximal = false;
+    std::string ToString() const;
+  };
+  bool ParseMesh(MeshAxes* mesh);
+  // A mesh axis `'name'` or `'index'`, optionally a sub-axis `:(pre)size`;
+  // *size is the number of devices along it.
+  bool ParseAxisRef(const MeshAxes& mesh, int64_t* size);
+  bool ParseAxisRefList(const MeshAxes& mesh, int64_t* product);
+  bool ParseNamedSharding(Sharding* out);
   bool ParseTileAssignment(std::vector<int64_t>* dims, std::vector<int64_t>* devices,
                            bool allow_devices, std::vector<int64_t>* iota_reshape,
                            std::vector<int64_t>* iota_perm);
   bool ParseIotaTileAssignmentArray(std::vector<int64_t>* reshape, std::vector<int64_t>* perm);
   bool ParseMeshReplicaGroups(ReplicaGroups* out);
+  bool ParseLiteralImpl(const Shape& shape);
+  bool ParseLiteralWithShapeImpl();
   bool ParseDenseLiteral(const Shape& shape);
   bool ParseTupleLiteral(const Shape& shape);
-  bool CheckLiteralValue(const Shape& shape, uint32_t offset, TokKind kind);
-  bool ParseComplex(const Shape& shape);
-  bool CheckNanPayload(const Shape& shape, uint32_t offset, std::string_view text);
+  // One value at linear `index` of a literal with `element_count` elements.
+  bool ParseScalarValue(const Shape& shape, uint32_t offset, int64_t index,
+                        int64_t element_count);
+  bool ParseComplex(const Shape& shape, uint32_t offset, int64_t index, int64_t element_count);
+  bool CheckLiteralIndex(const Shape& shape, uint32_t offset, std::string_view value,
+                         int64_t index, int64_t element_count);
+  bool CheckNanPayload(const Shape& shape, uint32_t offset, uint64_t payload, int64_t index);
+  // Errors XLA records inside a literal without failing (see
+  // literal_parser.cc); the first one is reported if the literal fails.
+  void NotePendingLiteralError(uint32_t offset, std::string message);
+  bool ReportLiteralFailure();
   bool ParseDxD(std::string_view name, std::vector<int64_t>* out);
 
   // Scratch storage reused across calls so validation allocates nothing in
@@ -157,6 +182,9 @@ class ValueParser {
   std::deque<std::vector<ShapeId>> id_scratch_;
   std::vector<int64_t> ints_scratch_;
   std::vector<std::vector<int64_t>> int_lists_scratch_;
+  std::vector<int64_t> sharding_devices_, sharding_tile_dims_, sharding_iota_reshape_,
+      sharding_iota_perm_;
+  std::optional<ParseError> literal_pending_;
 };
 
 }  // namespace hlolint

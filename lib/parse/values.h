@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,27 @@ struct ReplicaGroups {
   bool expanded = true;  // false when an iota form was too large to expand
   int64_t group_count = 0;
   int64_t group_size = 0;
+};
+
+// A `sharding={...}` value (XLA's HloSharding as written).
+struct Sharding {
+  enum class Kind : uint8_t {
+    kReplicated, kMaximal, kManual, kUnknown, kUnreduced, kTiled, kTuple, kNamed,
+  };
+  Kind kind = Kind::kReplicated;
+  int64_t device = -1;                // kMaximal
+  std::vector<int64_t> tile_dims;     // kTiled: the tile assignment dimensions
+  std::vector<int64_t> devices;       // kTiled with an explicit device list
+  std::vector<int64_t> iota_reshape;  // kTiled with `<=[...]`: iota dims...
+  std::vector<int64_t> iota_perm;     // ...and their transpose (identity when not written)
+  bool last_tile_dim_replicate = false;
+  std::vector<std::string> last_tile_dims;  // subgroup types, e.g. "manual"
+  std::optional<int64_t> shard_as;
+  std::optional<int64_t> shard_like;
+  int metadata_count = 0;
+  std::vector<std::string> mesh_axes;  // kNamed: axis names as written (quoted)...
+  std::vector<int64_t> mesh_sizes;     // ...and sizes
+  std::vector<Sharding> elements;      // kTuple
 };
 
 struct OpMetadata {

@@ -1,0 +1,455 @@
+// The per-opcode checks of XLA's HloParserImpl::CreateInstruction (operand
+// counts, operand-dependent attributes, async chains, custom-call layout
+// constraints, ...) and the shape inference the parser needs for operands
+// written without shapes.
+#include <algorithm>
+
+#include "parse/module_parser.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+bool IsChannelInstruction(Opcode op) {
+  switch (op) {
+    case Opcode::kSend: case Opcode::kSendDone: case Opcode::kRecv: case Opcode::kRecvDone:
+    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllReduce:
+    case Opcode::kAllReduceStart: case Opcode::kReduceScatter: case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll: case Opcode::kCollectiveBroadcast:
+    case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart:
+    case Opcode::kCollectiveReduce:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+uint32_t ModuleParser::FirstOperandOffset(const InstrScratch& s, const InstrOffsets& at) const {
+  return s.operand_offsets.empty() || s.virtual_operands ? at.operands : s.operand_offsets[0];
+}
+
+bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_id,
+                                       InstrScratch& s, const InstrOffsets& at) {
+  const Shape& result = shape(shape_id);
+  if (op == Opcode::kAsyncStart || op == Opcode::kAsyncUpdate) {
+    if (!result.IsTuple() || result.tuple_shapes.size() < 2 || !result.tuple_shapes[0]->IsTuple()) {
+      return Error(at.shape,
+                   "AsyncStart and AsyncUpdate expect the shape to be in the form of "
+                   "((operand0_shape, operand1_shape, ...), output_shape, ...).");
+    }
+  }
+  if (op == Opcode::kAsyncStart) return true;
+  if (s.operands.empty()) {
+    return Error(at.operands, "No operand found for AsyncUpdate and AsyncDone");
+  }
+  const InstrId chain = s.operands[0];
+  const Opcode chain_op = module_->opcode(chain);
+  if (!IsAsyncOpcode(chain_op)) {
+    return Error(s.operand_offsets[0],
+                 StrCat("AsyncUpdate and AsyncDone expect an asynchronous operation as their "
+                        "first operand, but ",
+                        module_->name(chain), " is ", OpcodeName(chain_op)));
+  }
+  if (chain_op == Opcode::kAsyncDone) {
+    return Error(s.operand_offsets[0],
+                 "AsyncDone cannot be the first operand of an AsyncUpdate or AsyncDone.");
+  }
+  const Instruction& chain_instr = module_->instr(chain);
+  if (wrapped != Opcode::kInvalid && chain_instr.async_wrapped_opcode != wrapped) {
+    return Error(at.opcode, StrCat("Expect async wrapped opcode to be ",
+                                   OpcodeName(chain_instr.async_wrapped_opcode), ", but got ",
+                                   OpcodeName(wrapped)));
+  }
+  // Inherit the chain's wrapped opcode, as XLA does.
+  s.inherited_wrapped = chain_instr.async_wrapped_opcode;
+  return true;
+}
+
+bool ModuleParser::CheckAsyncAttributes(InstrScratch& s, const InstrOffsets& at) {
+  const InstrId chain = s.operands[0];
+  const InstrId start = async_start_of_[chain];
+  const Instruction& start_instr = module_->instr(start);
+  // The chain's computation: written on a non-sugar async-start with calls=.
+  std::span<const CompId> chain_called = module_->called(chain);
+  if (!(start_instr.flags & Instruction::kAsyncSugar) && !chain_called.empty()) {
+    if (!s.called.empty() && s.called[0] != chain_called[0]) {
+      return Error(at.opcode, StrCat("Expect async_wrapped_computation to be ",
+                                     module_->computation_name(chain_called[0]), ", but got ",
+                                     module_->computation_name(s.called[0])));
+    }
+    if (s.called.empty()) s.called.push_back(chain_called[0]);
+  }
+  if (s.has_async_thread) {
+    std::string_view chain_thread = StringAttribute(start, AttrName::kAsyncExecutionThread);
+    if (chain_thread.empty()) chain_thread = "main";
+    if (chain_thread != s.async_thread) {
+      return Error(at.opcode, StrCat("Expect async_execution_thread to be ", chain_thread,
+                                     ", but got ", s.async_thread));
+    }
+  }
+  return true;
+}
+
+bool ModuleParser::CheckOperandsBeforeAttributes(Opcode op, const InstrScratch& s, AttrSet& set,
+                                                 const InstrOffsets& at) {
+  const auto& shapes = s.operand_shapes;
+  if (op == Opcode::kBroadcast && !shapes.empty() && shapes[0]->IsScalar()) {
+    set.Require(AttrName::kDimensions, false);
+  }
+  if (op != Opcode::kConditional) return true;
+  // The branch index decides which computations are expected.
+  if (shapes.empty()) return Error(at.operands, "conditional requires at least one operand");
+  const Shape& index = *shapes[0];
+  if (index.element_type == PrimitiveType::kInvalid) {
+    // Shape unknown to hlolint: accept either form.
+    set.Allow(AttrName::kTrueComputation, AttrType::kComputation);
+    set.Allow(AttrName::kFalseComputation, AttrType::kComputation);
+    set.Allow(AttrName::kBranchComputations, AttrType::kComputationList);
+    return true;
+  }
+  if (!index.IsScalar()) {
+    return Error(FirstOperandOffset(s, at), StrCat("The first operand must be a scalar, but has "
+                                                   "shape ",
+                                                   ShapeToString(index, false)));
+  }
+  if (index.element_type == PrimitiveType::kPred) {
+    set.Allow(AttrName::kTrueComputation, AttrType::kComputation, true);
+    set.Allow(AttrName::kFalseComputation, AttrType::kComputation, true);
+  } else if (index.element_type == PrimitiveType::kS32) {
+    set.Allow(AttrName::kBranchComputations, AttrType::kComputationList, true);
+  } else {
+    return Error(FirstOperandOffset(s, at),
+                 StrCat("The first operand must be a scalar of PRED or S32, but has shape ",
+                        ShapeToString(index, false)));
+  }
+  return true;
+}
+
+bool ModuleParser::CheckInstruction(Opcode op, ShapeId shape_id, InstrScratch& s,
+                                    const InstrOffsets& at) {
+  const auto& shapes = s.operand_shapes;
+  const size_t count = shapes.size();
+  const Shape& result = shape(shape_id);
+  const bool known = result.element_type != PrimitiveType::kInvalid;
+  auto count_error = [&](std::string message) { return Error(at.operands, std::move(message)); };
+  auto one_dimension = [&]() {
+    if (s.dimensions_size >= 0 && s.dimensions_size != 1) {
+      return Error(s.dimensions_offset,
+                   StrCat("expects exactly one dimension in 'dimensions', but sees ",
+                          s.dimensions_size));
+    }
+    return true;
+  };
+  switch (op) {
+    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kReduceScatter:
+    case Opcode::kSort: case Opcode::kConcatenate: case Opcode::kGetDimensionSize:
+    case Opcode::kSetDimensionSize: case Opcode::kAllToAll: case Opcode::kRaggedAllToAll:
+      if (!one_dimension()) return false;
+      break;
+    default:
+      break;
+  }
+  switch (op) {
+    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kReduceScatter:
+      if (!s.has_mode && s.use_global_device_ids && !s.has_channel_id) {
+        return Error(at.operands, "Cannot have use_global_device_ids=true without channel_id");
+      }
+      break;
+    case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart:
+      if (s.has_slice_sizes && count != 4) {
+        return count_error(
+            StrCat("CollectivePermute and CollectivePermuteStart must have exactly four "
+                   "operands for dynamic-slice and in-place update, but has ",
+                   count));
+      }
+      break;
+    case Opcode::kRecv:
+      if (known && (!result.IsTuple() || result.tuple_shapes.empty())) {
+        return Error(at.shape, "recv must have a non-empty tuple shape");
+      }
+      break;
+    case Opcode::kRecvDone: case Opcode::kSendDone: {
+      if (s.virtual_operands) break;
+      const InstrId operand = s.operands[0];
+      if (IsChannelInstruction(module_->opcode(operand))) {
+        std::optional<int64_t> operand_channel = IntAttribute(operand, AttrName::kChannelId);
+        std::optional<int64_t> channel;
+        if (s.has_channel_id) channel = s.channel_id;
+        if (channel != operand_channel) {
+          // XLA rejects this without a message.
+          auto text = [](std::optional<int64_t> v) {
+            return v ? StrCat(*v) : std::string("none");
+          };
+          return Error(at.opcode, StrCat("channel_id ", text(channel),
+                                         " does not match channel_id ", text(operand_channel),
+                                         " of operand ", module_->name(operand)));
+        }
+      }
+      break;
+    }
+    case Opcode::kReduceWindow:
+      if (count == 0) return count_error("reduce-window expects at least one input and init operand");
+      [[fallthrough]];
+    case Opcode::kReduce:
+      if (count % 2) {
+        return count_error(StrCat("expects an even number of operands, but has ", count,
+                                  " operands"));
+      }
+      break;
+    case Opcode::kScatter:
+      if (count % 2 == 0) {
+        return count_error(StrCat("expects an odd number of operands, but has ", count,
+                                  " operands"));
+      }
+      break;
+    case Opcode::kDynamicReshape:
+      if (count == 0) return count_error("DynamicReshape requires at least one operand.");
+      break;
+    case Opcode::kDynamicSlice: {
+      if (count == 0) return count_error("Expected at least one operand.");
+      const Shape& operand = *shapes[0];
+      if (operand.element_type != PrimitiveType::kInvalid &&
+          !(count == 2 && shapes[1]->rank() == 1) &&
+          static_cast<int>(count) != 1 + operand.rank()) {
+        return count_error(StrCat("Wrong number of operands: dynamic-slice of a rank-",
+                                  operand.rank(), " operand takes ", 1 + operand.rank(),
+                                  " operands (or 2 with a vector of start indices), but has ",
+                                  count));
+      }
+      break;
+    }
+    case Opcode::kDynamicUpdateSlice: {
+      if (count < 2) return count_error("Expected at least two operands.");
+      const Shape& operand = *shapes[0];
+      if (operand.element_type != PrimitiveType::kInvalid &&
+          !(count == 3 && shapes[2]->rank() == 1) &&
+          static_cast<int>(count) != 2 + operand.rank()) {
+        return count_error(StrCat("Wrong number of operands: dynamic-update-slice of a rank-",
+                                  operand.rank(), " operand takes ", 2 + operand.rank(),
+                                  " operands (or 3 with a vector of start indices), but has ",
+                                  count));
+      }
+      break;
+    }
+    case Opcode::kInfeed:
+      if (known && (!result.IsTuple() || result.tuple_shapes.empty())) {
+        return Error(at.shape, "infeed must have a non-empty tuple shape");
+      }
+      break;
+    case Opcode::kTuple:
+      if (s.shape_written) {
+        const size_t want = result.IsTuple() ? result.tuple_shapes.size() : 0;
+        if (count != want) {
+          return count_error(StrCat("expects ", want, " operands, but has ", count, " operands"));
+        }
+      }
+      break;
+    case Opcode::kDot:
+      // XLA reads operands 0 and 1 unchecked and drops any extra ones.
+      if (count < 2) {
+        return count_error(StrCat("expects 2 operands, but has ", count, " operands"));
+      }
+      break;
+    case Opcode::kRaggedDot:
+      if (count != 3) {
+        return count_error(StrCat("expects 3 operands, but has ", count, " operands"));
+      }
+      break;
+    case Opcode::kScaledDot:
+      if (count != 4 && count != 6) {
+        return count_error(StrCat("expects 4 or 6 operands, but has ", count, " operands"));
+      }
+      break;
+    case Opcode::kConditional: {
+      const size_t branches = s.has_branches ? s.branches.size()
+                              : (s.slot_true != kNoId) + (s.slot_false != kNoId);
+      if (branches == 0 || count != branches + 1) {
+        // XLA rejects this without a message.
+        return count_error(StrCat("conditional has ", count, " operands and ", branches,
+                                  " branch computations; it needs the branch index plus "
+                                  "one operand per branch"));
+      }
+      break;
+    }
+    case Opcode::kCustomCall:
+      if (s.has_layout_constraints) {
+        if (count != s.layout_constraints.size()) {
+          return Error(s.layout_constraints_offset,
+                       StrCat("Expected ", count, " operand layout constraints, ",
+                              s.layout_constraints.size(), " given"));
+        }
+        for (size_t i = 0; i < count; ++i) {
+          const Shape& constraint = shape(s.layout_constraints[i]);
+          const Shape& operand = *shapes[i];
+          if (operand.element_type != PrimitiveType::kInvalid && !Compatible(constraint, operand)) {
+            return Error(s.layout_constraints_offset,
+                         StrCat("Operand layout constraint shape ",
+                                ShapeToStringWithDefaultLayout(constraint), " for operand ", i,
+                                " is not compatible with operand shape ",
+                                ShapeToStringWithDefaultLayout(operand)));
+          }
+        }
+      }
+      // XLA keeps only one set of called computations: none with layout
+      // constraints, else to_apply when given, else called_computations.
+      if (s.has_layout_constraints) {
+        s.called.clear();
+      } else if (s.has_to_apply && s.has_called_computations) {
+        s.called.resize(1);
+      }
+      break;
+    case Opcode::kScan:
+      return CheckScan(s, at);
+    case Opcode::kMap:
+      // XLA dereferences the absent dimensions to infer the shape.
+      if (!s.shape_written && s.dimensions_size < 0) {
+        return Error(at.opcode, "map without a result shape needs 'dimensions'");
+      }
+      break;
+    default:
+      break;
+  }
+  return true;
+}
+
+bool ModuleParser::CheckScan(InstrScratch& s, const InstrOffsets& at) {
+  if (s.called.empty()) return true;
+  const size_t count = s.operand_shapes.size();
+  const Computation& body = builder_->computations()[s.called[0]];
+  const size_t params = body.parameters.size();
+  if (count != params) {
+    return Error(at.operands, StrCat("expects ", count,
+                                     " operands to match the number of parameters of "
+                                     "to_apply, but to_apply has ",
+                                     params, " parameters"));
+  }
+  if (s.dimensions_size != 1) return Error(s.dimensions_offset, "expects exactly one dimension");
+  if (static_cast<int64_t>(count) < s.num_carries) {
+    return Error(at.operands, StrCat("expects at least ", s.num_carries,
+                                     " operands to match the number of carries, but has ",
+                                     count, " operands"));
+  }
+  if (!s.shape_written) {
+    const int64_t inputs = static_cast<int64_t>(count) - s.num_carries;
+    if (inputs == 0) {
+      return Error(at.opcode, "failed to infer shape for opcode: scan, error: Cannot infer "
+                              "shape for scan with no inputs");
+    }
+    const Shape& operand = *s.operand_shapes[0];
+    const int64_t dim = s.dimensions[0];
+    if (operand.IsArray() && (dim < 0 || dim >= operand.rank())) {
+      return Error(s.dimensions_offset, StrCat("scan dimension ", dim,
+                                               " is out of range for operand of rank ",
+                                               operand.rank()));
+    }
+  }
+  return true;
+}
+
+ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s) {
+  ShapeTable& table = builder_->shapes();
+  const Shape unknown_probe;
+  auto unknown = [&]() { return table.Intern(unknown_probe); };
+  const auto& ops = s.operands;
+  auto operand = [&](size_t i) -> const Shape& { return module_->shape(ops[i]); };
+  auto known = [&](size_t i) {
+    return i < ops.size() && operand(i).element_type != PrimitiveType::kInvalid;
+  };
+  auto with_type = [&](const Shape& base, PrimitiveType type) {
+    Shape copy = base;
+    copy.element_type = type;
+    return table.Intern(copy);
+  };
+  if (IsElementwiseUnary(op) || op == Opcode::kCopy) {
+    if (!known(0)) return unknown();
+    const Shape& x = operand(0);
+    if (op == Opcode::kIsFinite) return with_type(x, PrimitiveType::kPred);
+    if ((op == Opcode::kAbs || op == Opcode::kReal || op == Opcode::kImag) &&
+        IsComplex(x.element_type)) {
+      return with_type(x, x.element_type == PrimitiveType::kC64 ? PrimitiveType::kF32
+                                                                : PrimitiveType::kF64);
+    }
+    return x.id;
+  }
+  if (IsElementwiseBinary(op)) {
+    if (!known(0)) return unknown();
+    const Shape& x = operand(0);
+    if (op == Opcode::kCompare) return with_type(x, PrimitiveType::kPred);
+    if (op == Opcode::kComplex) {
+      return with_type(x, x.element_type == PrimitiveType::kF64 ? PrimitiveType::kC128
+                                                                : PrimitiveType::kC64);
+    }
+    return x.id;
+  }
+  switch (op) {
+    case Opcode::kSelect: case Opcode::kClamp:
+      return known(1) ? operand(1).id : unknown();
+    case Opcode::kTuple: {
+      std::vector<ShapeId> elements;
+      for (size_t i = 0; i < ops.size(); ++i) {
+        if (!known(i)) return unknown();
+        elements.push_back(operand(i).id);
+      }
+      return table.MakeTuple(elements);
+    }
+    case Opcode::kGetTupleElement: {
+      if (!known(0) || !operand(0).IsTuple()) return unknown();
+      const auto& elements = operand(0).tuple_shapes;
+      if (s.int_value < 0 || s.int_value >= static_cast<int64_t>(elements.size())) return unknown();
+      return elements[static_cast<size_t>(s.int_value)]->id;
+    }
+    case Opcode::kWhile: case Opcode::kAddDependency: case Opcode::kOptimizationBarrier:
+    case Opcode::kReverse: case Opcode::kDomain:
+      return known(0) ? operand(0).id : unknown();
+    case Opcode::kAfterAll: {
+      Shape token;
+      token.element_type = PrimitiveType::kToken;
+      return table.Intern(token);
+    }
+    case Opcode::kPartitionId: case Opcode::kReplicaId:
+      return table.MakeArray(PrimitiveType::kU32, {});
+    case Opcode::kCall:
+      if (!s.called.empty()) {
+        const Computation& callee = builder_->computations()[s.called[0]];
+        return builder_->instructions()[callee.root].shape;
+      }
+      return unknown();
+    case Opcode::kBroadcast: {
+      if (!known(0)) return unknown();
+      std::vector<int64_t> dims = s.dimensions;
+      for (int64_t d : operand(0).dimensions) dims.push_back(d);
+      return table.MakeArray(operand(0).element_type, dims);
+    }
+    case Opcode::kTranspose: {
+      if (!known(0)) return unknown();
+      std::vector<int64_t> dims;
+      for (int64_t d : s.dimensions) {
+        if (d < 0 || d >= operand(0).rank()) return unknown();
+        dims.push_back(operand(0).dimensions[static_cast<size_t>(d)]);
+      }
+      return table.MakeArray(operand(0).element_type, dims);
+    }
+    default:
+      return unknown();
+  }
+}
+
+std::optional<int64_t> ModuleParser::IntAttribute(InstrId id, AttrName name) {
+  const Attribute* attribute = module_->FindAttribute(id, name);
+  if (attribute == nullptr) return std::nullopt;
+  Lexer lexer(file_.data(), file_.size(), attribute->value_offset);
+  if (lexer.Lex() != TokKind::kInt) return std::nullopt;
+  return lexer.tok().int_value;
+}
+
+std::string_view ModuleParser::StringAttribute(InstrId id, AttrName name) {
+  const Attribute* attribute = module_->FindAttribute(id, name);
+  if (attribute == nullptr) return {};
+  Lexer lexer(file_.data(), file_.size(), attribute->value_offset);
+  if (lexer.Lex() != TokKind::kString) return {};
+  return lexer.tok().text;
+}
+
+}  // namespace hlolint
