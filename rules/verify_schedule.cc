@@ -3,7 +3,10 @@
 // use (HloSchedule::Verify), and send/recv pairs must not deadlock
 // (HloVerifier's VerifyNoCollectiveDeadlocks).
 #include <algorithm>
+#include <cstdint>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "parse/attributes.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -39,6 +42,7 @@ bool ParsePairs(std::string_view text, std::vector<std::pair<int64_t, int64_t>>*
   bool in_number = false, negative = false;
   for (char c : text) {
     if (c >= '0' && c <= '9') {
+      if (value > (INT64_MAX - 9) / 10) return false;  // not a device id; no overflow
       value = value * 10 + (c - '0');
       in_number = true;
     } else {
@@ -139,23 +143,26 @@ class VerifyScheduleRule : public Rule {
     std::vector<std::pair<int64_t, int64_t>> pairs;
     if (!ParsePairs(pairs_text, &pairs)) return true;
     constexpr std::string_view kCheck = "[VerifyNoCollectiveDeadlocks] ";
-    for (size_t i = 0; i < pairs.size(); ++i) {
-      for (size_t j = i + 1; j < pairs.size(); ++j) {
-        if (pairs[i].first == pairs[j].first || pairs[i].second == pairs[j].second) {
-          ctx.Report(id, StrCat(kCheck, "Expected send/recv to have unique source and target "
-                                        "pairs, got ", pairs_text));
-          return false;
-        }
+    // Linear in the number of pairs (a hostile attribute may hold 100,000).
+    absl::flat_hash_map<int64_t, int64_t> target_of;
+    absl::flat_hash_set<int64_t> targets;
+    for (const auto& [source, target] : pairs) {
+      if (!target_of.emplace(source, target).second || !targets.insert(target).second) {
+        ctx.Report(id, StrCat(kCheck, "Expected send/recv to have unique source and target "
+                                      "pairs, got ", pairs_text));
+        return false;
       }
     }
-    // With unique sources, following source->target from each node finds a
-    // cycle in at most |pairs| steps.
+    // Unique sources and targets: every node has at most one successor and
+    // one predecessor, so each chain is a path or a cycle; walk each once.
+    absl::flat_hash_set<int64_t> visited;
     for (const auto& start : pairs) {
-      int64_t node = start.second;
-      for (size_t steps = 0; steps <= pairs.size(); ++steps) {
-        auto next = std::find_if(pairs.begin(), pairs.end(),
-                                 [&](const auto& p) { return p.first == node; });
-        if (next == pairs.end()) break;
+      if (visited.contains(start.first)) continue;
+      int64_t node = start.first;
+      while (true) {
+        visited.insert(node);
+        auto next = target_of.find(node);
+        if (next == target_of.end()) break;
         node = next->second;
         if (node == start.first) {
           // A warning: XLA's GPU compiler rejects cyclic pairs after
@@ -165,6 +172,7 @@ class VerifyScheduleRule : public Rule {
               .WithSeverity(Severity::kWarning);
           return true;
         }
+        if (visited.contains(node)) break;
       }
     }
     return true;
