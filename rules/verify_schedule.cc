@@ -4,6 +4,7 @@
 // (HloVerifier's VerifyNoCollectiveDeadlocks).
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -121,9 +122,42 @@ class VerifyScheduleRule : public Rule {
     InstrId id;
     std::string pairs;
   };
+  // Unmatched sends (or recvs) in schedule order, indexed by their pairs so
+  // that matching stays linear however many there are.
+  class PendingList {
+   public:
+    bool empty() const { return open_ == 0; }
+    // The earliest still unmatched.
+    const Pending& first() const {
+      while (matched_[head_]) ++head_;
+      return items_[head_];
+    }
+    void Add(InstrId id, const std::string& pairs) {
+      by_pairs_[pairs].push_back(items_.size());
+      items_.push_back({id, pairs});
+      matched_.push_back(false);
+      ++open_;
+    }
+    // Matches the earliest pending entry with these pairs, if any.
+    bool TakeMatching(const std::string& pairs) {
+      auto it = by_pairs_.find(pairs);
+      if (it == by_pairs_.end() || it->second.empty()) return false;
+      matched_[it->second.front()] = true;
+      it->second.pop_front();
+      --open_;
+      return true;
+    }
+
+   private:
+    std::vector<Pending> items_;
+    std::vector<bool> matched_;
+    absl::flat_hash_map<std::string, std::deque<size_t>> by_pairs_;
+    mutable size_t head_ = 0;
+    size_t open_ = 0;
+  };
   struct Dfa {
-    std::vector<Pending> sends;
-    std::vector<Pending> recvs;
+    PendingList sends;
+    PendingList recvs;
   };
 
   // The pairs of a send/recv the deadlock check considers, or nullopt.
@@ -190,18 +224,13 @@ class VerifyScheduleRule : public Rule {
         if (!pairs) continue;
         if (!CheckPairsWellFormed(ctx, id, *pairs)) return false;
         const bool send = op == Opcode::kSend;
-        std::vector<Pending>& others = send ? dfa.recvs : dfa.sends;
-        auto match = std::find_if(others.begin(), others.end(),
-                                  [&](const Pending& p) { return p.pairs == *pairs; });
-        if (match != others.end()) {
-          others.erase(match);
-        } else {
-          (send ? dfa.sends : dfa.recvs).push_back({id, *pairs});
+        if (!(send ? dfa.recvs : dfa.sends).TakeMatching(*pairs)) {
+          (send ? dfa.sends : dfa.recvs).Add(id, *pairs);
         }
         continue;
       }
       if (IsCollective(op) && (!dfa.sends.empty() || !dfa.recvs.empty())) {
-        const Pending& pending = !dfa.sends.empty() ? dfa.sends[0] : dfa.recvs[0];
+        const Pending& pending = !dfa.sends.empty() ? dfa.sends.first() : dfa.recvs.first();
         ctx.Report(id, "[VerifyNoCollectiveDeadlocks] Expected send and recv instructions to "
                        "have the same source-target pairs, but could not match some "
                        "instructions. Introducing the following instruction will cause a "
@@ -236,9 +265,9 @@ class VerifyScheduleRule : public Rule {
         : dfa.sends.empty() ? "Expected send to match recv"
                             : "Deadlock detected: sends and recvs whose source-target pairs do "
                               "not match";
-    const InstrId at = !dfa.sends.empty() ? dfa.sends[0].id : dfa.recvs[0].id;
-    ctx.Report(at, StrCat("[VerifyNoCollectiveDeadlocks] ", message, " (source-target pairs ",
-                          !dfa.sends.empty() ? dfa.sends[0].pairs : dfa.recvs[0].pairs, ")"));
+    const Pending& first = !dfa.sends.empty() ? dfa.sends.first() : dfa.recvs.first();
+    ctx.Report(first.id, StrCat("[VerifyNoCollectiveDeadlocks] ", message,
+                                " (source-target pairs ", first.pairs, ")"));
     return false;
   }
 };
