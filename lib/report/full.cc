@@ -3,6 +3,7 @@
 // metadata, the fix hint, and a summary line.
 #include <algorithm>
 
+#include "report/dump_history.h"
 #include "report/report.h"
 #include "util/strings.h"
 
@@ -57,7 +58,13 @@ void AppendSnippet(const Diagnostic& d, const Palette& p, std::string* out) {
 std::string RenderFull(const ReportInput& input) {
   const Palette& p = input.color ? kAnsi : kPlain;
   std::string out;
+  const DumpSequenceInfo* sequence = nullptr;
   for (const FileResult& file : *input.files) {
+    // The files of a dump sequence come together; each sequence gets a heading.
+    if (file.sequence.get() != sequence) {
+      sequence = file.sequence.get();
+      if (sequence != nullptr) out += StrCat(p.bold, "== ", SequenceHeadline(*sequence), " ==", p.reset, "\n\n");
+    }
     for (const Diagnostic& d : file.diagnostics) {
       out += StrCat(p.bold, file.path, ":", d.resolved.line, ":", d.resolved.column, ":",
                     p.reset, " ", SeverityColor(p, d.severity), SeverityName(d.severity), ":",
@@ -76,6 +83,7 @@ std::string RenderFull(const ReportInput& input) {
         if (!d.op_name.empty()) out += StrCat(" (op_name \"", d.op_name, "\")");
         out += "\n";
       }
+      for (const std::string& line : DumpHistoryLines(file, d)) out += StrCat("  = ", line, "\n");
       if (!d.fix.empty()) out += StrCat("  = help: ", d.fix, "\n");
       out += "\n";
     }
