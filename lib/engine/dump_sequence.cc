@@ -316,11 +316,12 @@ bool DumpPlan::has_sequences() const {
                      [](const DumpGroup& g) { return g.is_sequence(); });
 }
 
-DumpPlan PlanDumps(const std::vector<std::string>& paths) {
+DumpPlan PlanDumps(const std::vector<std::string>& paths, bool sequences) {
   DumpPlan plan;
   plan.contexts.reserve(paths.size());
   plan.group_of.assign(paths.size(), -1);
   for (const std::string& path : paths) plan.contexts.push_back(DumpContextFromFileName(path));
+  if (!sequences) return plan;
 
   // Buckets by directory, timestamp and module id, in order of first file.
   using Key = std::tuple<std::string_view, std::string_view, std::string_view>;

@@ -59,8 +59,10 @@ struct DumpPlan {
 };
 
 // Groups the paths (as linted, in input order) into dump groups and fills
-// every dump's context, including what its sequence says.
-DumpPlan PlanDumps(const std::vector<std::string>& paths);
+// every dump's context, including what its sequence says. Without
+// `sequences` (--no-sequence) every file keeps only what its own name says
+// and there are no groups: each dump is linted as a plain file.
+DumpPlan PlanDumps(const std::vector<std::string>& paths, bool sequences = true);
 
 // The paths' indices with the files of each sequence together, in dump
 // order, where the sequence's first file was; other files stay in place.

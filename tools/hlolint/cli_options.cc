@@ -102,6 +102,9 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
   app.add_flag("--every-dump", options->every_dump,
                "In a dump sequence, report each finding in every dump that has it, not only "
                "where it first appears");
+  app.add_flag("--no-sequence", options->no_sequence,
+               "Lint every XLA dump as a plain file: no dump sequences, no de-duplication "
+               "across dumps");
   app.add_option("--assume-pass", options->assume_pass,
                  "Lint a single file as the dump taken after pass P: P, after_P, before_Q or "
                  "after_P.before_Q")

@@ -34,6 +34,7 @@ struct CliOptions {
   bool show_files = false;
   // Dump directories (docs/dump-directories.md).
   bool every_dump = false;
+  bool no_sequence = false;
   std::string assume_pass;
   bool dump_summary = false;
 };

@@ -189,6 +189,11 @@ int Run(const CliOptions& options) {
                       *options.format, "'"));
     return kExitError;
   }
+  if (options.no_sequence && (options.every_dump || options.dump_summary)) {
+    PrintError(StrCat("--no-sequence cannot be combined with ",
+                      options.every_dump ? "--every-dump" : "--dump-summary"));
+    return kExitError;
+  }
   if (options.paths.empty()) {
     PrintError("no input: pass HLO files, directories, or - for standard input\n"
                "Run 'hlolint --help' for usage.");
@@ -258,7 +263,7 @@ int Run(const CliOptions& options) {
   }
 
   // Dump names: which module and pass each file is, and dump sequences.
-  DumpPlan plan = PlanDumps(locations);
+  DumpPlan plan = PlanDumps(locations, !options.no_sequence);
   if (!options.assume_pass.empty()) {
     DumpContext assumed;
     std::string error;
