@@ -4,21 +4,25 @@ plain files (docs/dump-directories.md, "Performance").
 
   bench/dump_dir_bench.py --hlolint build/tools/hlolint/hlolint \\
       --generate build/bench/generate_hlo [--dir /tmp/hlolint-dump-bench] \\
-      [--modules 5] [--steps 100] [--size 200k] [--jobs 2] [--runs 3]
+      [--modules 5] [--steps 100] [--size 200k] [--jobs 2] [--runs 5]
 
 Writes DIR/seq/ with MODULES x STEPS files named like XLA's per-pass dumps
 (module_NNNN.jit_bench_N.SSSS.<pipeline>.after_<pass>.before_<pass>.txt),
 each module's dumps the same generated module, and a few dumps per module
 with a non-bitcast reshape that appears at one pass and goes away at a later
 one, so sequence tracking has findings to follow. DIR/plain/ holds hard
-links to the same files under names that are not dump names. Each run
-lints one directory (alternating, best of RUNS) and reports wall time,
-MB/s and the peak RSS of the hlolint process. Never commit DIR.
+links to the same files under names that are not dump names. Three modes
+are timed, interleaved, RUNS times each: the dump directory in sequence
+mode, the same directory with --no-sequence, and the plain names. Reported:
+median wall time and MB/s, the range over the runs, the peak RSS of the
+hlolint process and how many diagnostics each mode reports. Never commit DIR.
 """
 import argparse
 import json
 import os
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -61,19 +65,28 @@ def generate(args):
     return seq, plain, total
 
 
-def lint(args, directory):
+def children_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def lint(args, directory, extra):
+    """Wall seconds, CPU seconds (user + system of hlolint, which the other
+    users of a shared machine disturb less than wall time) and stdout."""
+    cpu_before = children_cpu_seconds()
     start = time.perf_counter()
     proc = subprocess.run([args.hlolint, "--format", "json", "--exit-zero", "--jobs",
-                           str(args.jobs), directory], capture_output=True)
+                           str(args.jobs)] + extra + [directory], capture_output=True)
     seconds = time.perf_counter() - start
+    cpu = children_cpu_seconds() - cpu_before
     if proc.returncode != 0:
         sys.exit(f"hlolint failed ({proc.returncode}): {proc.stderr.decode()[:2000]}")
-    return seconds, proc.stdout
+    return seconds, cpu, proc.stdout
 
 
-def peak_rss_kb(args, directory):
+def peak_rss_kb(args, directory, extra):
     proc = subprocess.Popen([args.hlolint, "--format", "json", "--exit-zero", "--jobs",
-                             str(args.jobs), directory],
+                             str(args.jobs)] + extra + [directory],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, _, usage = os.wait4(proc.pid, 0)
     return usage.ru_maxrss
@@ -89,27 +102,40 @@ def main():
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--size", default="200k", help="bytes per dump (generate_hlo --size)")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
 
     seq, plain, total = generate(args)
     files = args.modules * args.steps
     print(f"{files} files, {total / 1e6:.1f} MB, {args.modules} modules x {args.steps} steps, "
-          f"--jobs {args.jobs}")
-    best = {"sequence mode": float("inf"), "plain files": float("inf")}
+          f"--jobs {args.jobs}, {args.runs} runs each (interleaved)")
+    modes = [("sequence mode", seq, []),
+             ("--no-sequence", seq, ["--no-sequence"]),
+             ("plain names", plain, [])]
+    times = {label: [] for label, _, _ in modes}
+    cpus = {label: [] for label, _, _ in modes}
     reports = {}
+    # Interleaved, so that load from other users of the machine hits every
+    # mode alike.
     for _ in range(args.runs):
-        for label, directory in (("sequence mode", seq), ("plain files", plain)):
-            seconds, out = lint(args, directory)
-            best[label] = min(best[label], seconds)
+        for label, directory, extra in modes:
+            seconds, cpu, out = lint(args, directory, extra)
+            times[label].append(seconds)
+            cpus[label].append(cpu)
             reports[label] = out
-    for label, directory in (("sequence mode", seq), ("plain files", plain)):
+    mb = total / 1e6
+    wall, cpu = {}, {}
+    for label, directory, extra in modes:
+        t, c = sorted(times[label]), sorted(cpus[label])
+        wall[label], cpu[label] = statistics.median(t), statistics.median(c)
         doc = json.loads(reports[label])
-        print(f"  {label:14s} best {best[label]:.3f} s  {total / 1e6 / best[label]:7.1f} MB/s  "
-              f"peak RSS {peak_rss_kb(args, directory) / 1024:.0f} MB  "
-              f"{len(doc['diagnostics'])} diagnostics reported")
-    ratio = best["sequence mode"] / best["plain files"]
-    print(f"  sequence/plain time ratio: {ratio:.3f}")
+        print(f"  {label:14s} wall: median {mb / wall[label]:6.1f} MB/s, range {mb / t[-1]:.1f}-{mb / t[0]:.1f}"
+              f"  | CPU: median {mb / cpu[label]:6.1f} MB/s, range {mb / c[-1]:.1f}-{mb / c[0]:.1f}"
+              f"  | peak RSS {peak_rss_kb(args, directory, extra) / 1024:.0f} MB"
+              f"  | {len(doc['diagnostics'])} diagnostics")
+    for other in ("--no-sequence", "plain names"):
+        print(f"  sequence mode / {other}: wall {wall['sequence mode'] / wall[other]:.3f}, "
+              f"CPU {cpu['sequence mode'] / cpu[other]:.3f} (median time ratios)")
 
 
 if __name__ == "__main__":

@@ -103,11 +103,7 @@ void ReadSequence(const DumpGroup& group, std::vector<std::optional<DumpContext>
 }
 
 bool IsIncomplete(const FileResult& result) {
-  if (result.io_error) return true;
-  for (const Diagnostic& d : result.diagnostics) {
-    if (d.rule == "parse-error" || d.rule == "unsupported-format") return true;
-  }
-  return false;
+  return result.io_error || result.unparsed_modules > 0;
 }
 
 // The Nth diagnostic with one fingerprint in a file is a finding of its own.

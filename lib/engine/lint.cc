@@ -113,6 +113,7 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
         result.computations += parsed.computation_count;
         result.instructions += parsed.instruction_count;
         if (parsed.error) {
+          ++result.unparsed_modules;
           ReportParseFailure(parsed, options, &diagnostics);
           return;
         }

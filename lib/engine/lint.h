@@ -55,6 +55,10 @@ struct FileResult {
   uint32_t computations = 0;
   uint64_t instructions = 0;
   uint64_t bytes = 0;
+  // Modules that did not parse (or are not HLO text), whether or not
+  // parse-error is selected: dump sequences must not take a finding that
+  // is missing from such a file as fixed.
+  uint32_t unparsed_modules = 0;
   uint32_t suppressed = 0;  // diagnostics silenced by `// hlolint: ignore[...]`
   // Sorted by position, then rule; positions resolved, fingerprints set.
   std::vector<Diagnostic> diagnostics;

@@ -597,6 +597,29 @@ class Docs(TempDirTest):
         self.assertEqual(sorted(in_help - in_table), [], "in --help, not in docs/cli.md's table")
         self.assertEqual(sorted(in_table - in_help), [], "in docs/cli.md's table, not in --help")
 
+    def test_dump_directories_walk_through_is_real_output(self):
+        """Each `$ command` in docs/dump-directories.md's console blocks,
+        run from the source directory, prints exactly what the page shows."""
+        with open(os.path.join(SOURCE, "docs/dump-directories.md"), encoding="utf-8") as f:
+            blocks = re.findall(r"```console\n(.*?)```", f.read(), re.S)
+        self.assertGreaterEqual(len(blocks), 6)
+        bin_dir = os.path.join(self.dir, "bin")
+        os.makedirs(bin_dir)
+        os.symlink(os.path.abspath(HLOLINT), os.path.join(bin_dir, "hlolint"))
+        env = clean_env(LC_ALL="C", PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
+        for block in blocks:
+            command, _, expected = block.partition("\n")
+            self.assertTrue(command.startswith("$ "), command)
+            if "jq " in command and shutil.which("jq") is None:
+                print(f"skipped (no jq): {command}", file=sys.stderr)
+                continue
+            with self.subTest(command=command):
+                p = subprocess.run(["bash", "-c", "set -o pipefail; " + command[2:]], cwd=SOURCE,
+                                   capture_output=True, text=True, env=env, timeout=120)
+                self.assertEqual(p.stderr, "")
+                self.maxDiff = None
+                self.assertEqual(p.stdout, expected)
+
     def json_blocks(self, relative):
         with open(os.path.join(SOURCE, relative), encoding="utf-8") as f:
             return re.findall(r"```json\n(.*?)```", f.read(), re.S)
@@ -755,6 +778,16 @@ class DumpDirectories(TempDirTest):
         self.assertEqual(modules, [("0001", "1700000000000100", 6), ("0002", "1700000000000200", 2),
                                    ("0001", "1700000000000300", 1)])
         self.assertEqual([f["file"] for f in summary["other_files"]], [DUMPS + "/mixed/notes.hlo"])
+        # A dump that does not parse proves nothing, even when parse-error is
+        # not selected.
+        only = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", DUMPS + "/mixed"]).stdout)
+        eval_ = [d for d in only["diagnostics"] if d["module"] == "jit_eval"]
+        self.assertEqual(len(eval_), 1)
+        self.assertNotIn("fixed_after", eval_[0])
+        summary = json.loads(run(["--dump-summary", "--format", "json", "--select", "reshape-not-bitcast",
+                                  DUMPS + "/mixed"]).stdout)
+        self.assertEqual([(m["module_name"], m["fixed"]) for m in summary["modules"]],
+                         [("jit_train.step", 0), ("jit_eval", 0), ("jit_train.step", 0)])
 
     def test_assume_pass(self):
         seed = os.path.join(SOURCE, DUMPS, "gemm",
