@@ -115,10 +115,11 @@ def main():
     times = {label: [] for label, _, _ in modes}
     cpus = {label: [] for label, _, _ in modes}
     reports = {}
-    # Interleaved, so that load from other users of the machine hits every
+    # Interleaved, and each round starting with the next mode, so that load
+    # from other users of the machine and the position in a round hit every
     # mode alike.
-    for _ in range(args.runs):
-        for label, directory, extra in modes:
+    for run in range(args.runs):
+        for label, directory, extra in modes[run % 3:] + modes[:run % 3]:
             seconds, cpu, out = lint(args, directory, extra)
             times[label].append(seconds)
             cpus[label].append(cpu)
