@@ -282,11 +282,32 @@ TEST_CASE("dump sequences: a dump that does not parse fixes nothing") {
       Result(paths[0], {Finding("r", "ffff")}),
       Result(paths[1], {Finding("parse-error", "eeee")}),
   };
+  results[1].unparsed_modules = 1;
   const std::vector<DumpGroupStats> stats = TrackDumpSequences(plan, results, false);
   CHECK(stats[0].files[1].incomplete);
   CHECK(stats[0].fixed == 0);
   CHECK_FALSE(results[0].diagnostics[0].history->fixed_after);
   CHECK_FALSE(results[0].diagnostics[0].history->in_last_dump);
+}
+
+TEST_CASE("dump sequences: a dump that does not parse fixes nothing, parse-error selected or not") {
+  const std::vector<std::string> paths = {
+      "module_0001.m.0000.p.after_a.before_b.txt",
+      "module_0001.m.0001.p.after_b.before_c.txt",
+      "module_0001.m.0002.p.after_c.before_d.txt",
+  };
+  const DumpPlan plan = PlanDumps(paths);
+  std::vector<FileResult> results = {
+      Result(paths[0], {Finding("r", "ffff")}),
+      Result(paths[1], {}),  // did not parse; parse-error not selected
+      Result(paths[2], {}),  // parsed: the finding is gone here
+  };
+  results[1].unparsed_modules = 1;
+  const std::vector<DumpGroupStats> stats = TrackDumpSequences(plan, results, false);
+  CHECK(stats[0].files[1].incomplete);
+  CHECK_FALSE(stats[0].files[2].incomplete);
+  REQUIRE(results[0].diagnostics[0].history->fixed_after);
+  CHECK(results[0].diagnostics[0].history->fixed_after->file == paths[2]);
 }
 
 TEST_CASE("dump sequences: descriptions of dumps") {
