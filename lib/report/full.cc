@@ -58,14 +58,15 @@ void AppendSnippet(const Diagnostic& d, const Palette& p, std::string* out) {
 std::string RenderFull(const ReportInput& input) {
   const Palette& p = input.color ? kAnsi : kPlain;
   std::string out;
-  const DumpSequenceInfo* sequence = nullptr;
+  // The files of a dump sequence come together; a sequence with something
+  // to show gets a heading before its first diagnostic.
+  const DumpSequenceInfo* headed = nullptr;
   for (const FileResult& file : *input.files) {
-    // The files of a dump sequence come together; each sequence gets a heading.
-    if (file.sequence.get() != sequence) {
-      sequence = file.sequence.get();
-      if (sequence != nullptr) out += StrCat(p.bold, "== ", SequenceHeadline(*sequence), " ==", p.reset, "\n\n");
-    }
     for (const Diagnostic& d : file.diagnostics) {
+      if (file.sequence != nullptr && file.sequence.get() != headed) {
+        headed = file.sequence.get();
+        out += StrCat(p.bold, "== ", SequenceHeadline(*headed), " ==", p.reset, "\n\n");
+      }
       out += StrCat(p.bold, file.path, ":", d.resolved.line, ":", d.resolved.column, ":",
                     p.reset, " ", SeverityColor(p, d.severity), SeverityName(d.severity), ":",
                     p.reset, " ", p.bold, d.message, p.reset, " [", d.rule, "]\n");

@@ -869,6 +869,9 @@ class DumpDirectories(TempDirTest):
         self.assertEqual(run(["--write-baseline", baseline, DUMPS]).returncode, 0)
         p = run(["--baseline", baseline, "--fail-on", "note", DUMPS])
         self.assertEqual((p.returncode, p.stdout), (0, ""))
+        # No module headings for sequences with nothing left to report.
+        p = run(["--format", "full", "--quiet", "--baseline", baseline, DUMPS])
+        self.assertEqual((p.returncode, p.stdout), (0, ""))
         one = run(["--format", "json", "--jobs", "1", DUMPS])
         three = run(["--format", "json", "--jobs", "3", DUMPS])
         self.assertEqual(one.stdout, three.stdout)
