@@ -814,6 +814,28 @@ class DumpDirectories(TempDirTest):
         self.assertEqual(p.returncode, 2)
         self.assertIn("expected PASS, after_PASS, before_PASS or after_PASS.before_PASS", p.stderr)
 
+    def test_a_fix_undone_is_reported_where_the_finding_comes_back(self):
+        ok = "  ROOT r = f32[48]{0} reshape(p)\n"
+        bad = "  c = f32[8,6]{0,1} copy(p)\n  ROOT r = f32[48]{0} reshape(c)\n"
+        passes = [("simplify", bad), ("copy-sinking", ok), ("algsimp", bad), ("reshape-mover", ok)]
+        for step, (name, body) in enumerate(passes):
+            self.file(f"flap/module_0009.jit_flap.{step:04d}.post-layout_assignment.after_{name}.before_x.txt",
+                      f"HloModule jit_flap\nENTRY main {{\n  p = f32[8,6]{{1,0}} parameter(0)\n{body}}}\n")
+        flap = os.path.join(self.dir, "flap")
+        doc = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", flap]).stdout)
+        import jsonschema
+        with open(os.path.join(SOURCE, "docs/hlolint-output.schema.json"), encoding="utf-8") as f:
+            jsonschema.validate(doc, json.load(f), cls=jsonschema.Draft7Validator)
+        got = [(d["first_seen"]["after_pass"], d["fixed_after"]["after_pass"],
+                d.get("earliest_seen", {}).get("after_pass"), d.get("earlier_fixed_after", {}).get("after_pass"))
+               for d in doc["diagnostics"]]
+        self.assertEqual(got, [("simplify", "copy-sinking", None, None),
+                               ("algsimp", "reshape-mover", "simplify", "copy-sinking")])
+        text = run(["--format", "concise", "--select", "reshape-not-bitcast", flap]).stdout
+        self.assertIn("note: back after pass 'algsimp' (pipeline 'post-layout_assignment', step 2)", text)
+        self.assertIn("note: it had been fixed after pass 'copy-sinking' (pipeline 'post-layout_assignment', "
+                      "step 1); first seen after pass 'simplify'", text)
+
     def test_no_sequence_lints_every_dump_as_a_plain_file(self):
         plain = self.diagnostics(["--no-sequence", DUMPS])["diagnostics"]
         every = self.diagnostics(["--every-dump", DUMPS])["diagnostics"]
