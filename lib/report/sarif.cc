@@ -200,7 +200,7 @@ std::string RenderSarif(const ReportInput& input) {
           {"primaryLocationLineHash", StrCat(d.fingerprint, ":", occurrence)}};
       Json properties = Json::object();
       if (!d.fix.empty()) properties["fix"] = d.fix;
-      AddDumpFields(file, d, properties);  // dump, first_seen, last_seen, fixed_after
+      AddDumpFields(file, d, properties);  // dump, first_seen, last_seen, fixed_after, ...
       if (!properties.empty()) r["properties"] = std::move(properties);
       results.push_back(std::move(r));
     }
