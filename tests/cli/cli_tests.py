@@ -836,6 +836,31 @@ class DumpDirectories(TempDirTest):
         self.assertIn("note: it had been fixed after pass 'copy-sinking' (pipeline 'post-layout_assignment', "
                       "step 1); first seen after pass 'simplify'", text)
 
+    def test_right_before_layout_normalization_by_the_next_dump(self):
+        bad = "  c = f32[8,6]{0,1} copy(p)\n  ROOT r = f32[48]{0} reshape(c)\n"
+        fixed = "  ROOT r = f32[48]{0} reshape(p)\n"
+        def write(directory, steps):
+            for step, name, body in steps:
+                self.file(f"{directory}/module_0002.jit_n.{step:04d}.post-layout_assignment.{name}.txt",
+                          f"HloModule jit_n\nENTRY main {{\n  p = f32[8,6]{{1,0}} parameter(0)\n{body}}}\n")
+            return os.path.join(self.dir, directory)
+        # The next step was taken after layout_normalization: this dump is its input.
+        direct = write("direct", [(3, "after_cublas-gemm-rewriter.before_gemm-broadcast-folding-rewriter", bad),
+                                  (4, "after_layout_normalization.before_pipeline-end", fixed)])
+        d = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", direct]).stdout)["diagnostics"]
+        self.assertEqual(len(d), 1)
+        self.assertEqual(d[0]["severity"], "error")
+        self.assertIn("right before pass 'layout_normalization' (the next dump of the module is after it)",
+                      d[0]["message"])
+        self.assertEqual(d[0]["dump"]["next_pass"], "layout_normalization")
+        # A missing step in between: other passes may have run; no such claim.
+        gap = write("gap", [(3, "after_cublas-gemm-rewriter.before_gemm-broadcast-folding-rewriter", bad),
+                            (5, "after_layout_normalization.before_pipeline-end", fixed)])
+        d = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", gap]).stdout)["diagnostics"]
+        self.assertEqual(len(d), 1)
+        self.assertNotIn("right before pass", d[0]["message"])
+        self.assertNotIn("next_pass", d[0]["dump"])
+
     def test_no_sequence_lints_every_dump_as_a_plain_file(self):
         plain = self.diagnostics(["--no-sequence", DUMPS])["diagnostics"]
         every = self.diagnostics(["--every-dump", DUMPS])["diagnostics"]
