@@ -60,7 +60,8 @@ std::string SequenceHeadline(const DumpSequenceInfo& s) {
   if (!s.timestamp.empty()) text += StrCat(" (timestamp ", s.timestamp, ")");
   text += StrCat(": ", s.dumps, s.dumps == 1 ? " dump" : " dumps");
   if (s.first_step && s.last_step) {
-    text += StrCat(" (steps ", *s.first_step, "-", *s.last_step);
+    text += *s.first_step == *s.last_step ? StrCat(" (step ", *s.first_step)
+                                          : StrCat(" (steps ", *s.first_step, "-", *s.last_step);
     if (s.missing_steps > 0) text += StrCat(", ", s.missing_steps, " missing");
     text += ")";
   }
