@@ -53,8 +53,10 @@ class CollectiveChecker {
   Shape inferred_;
   Shape scratch_;
   ShapeArena arena_;
+  UnboundedShapeCache unbounded_;
   std::string error_;
   std::vector<const Shape*> operands_;
+  std::vector<uint8_t> seen_;  // replica ids named so far (CheckReplicaGroups)
 };
 
 }  // namespace hlolint

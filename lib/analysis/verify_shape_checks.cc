@@ -13,13 +13,33 @@ bool IsUnaryVisitedAsElementwise(Opcode op) {
   return (IsElementwiseUnary(op) && op != Opcode::kBitcastConvert);
 }
 
-std::string UnaryHandler(Opcode op) {
+std::string_view UnaryHandler(Opcode op) {
   switch (op) {
     case Opcode::kConvert: return "ShapeVerifier::HandleConvert";
     case Opcode::kBitcastConvert: return "ShapeVerifier::HandleBitcastConvert";
     case Opcode::kCopy: return "ShapeVerifier::HandleCopy";
     case Opcode::kReducePrecision: return "ShapeVerifier::HandleReducePrecision";
     default: return "ShapeVerifier::HandleElementwiseUnary";
+  }
+}
+
+// Opcodes checked elsewhere (verify-call-signature, verify-async-pairs,
+// verify-collectives, verify-channels) or not at all (bitcast: only the
+// layout-sensitive verifier compares sizes): skipped before any work.
+bool HasShapeCheck(Opcode op) {
+  switch (op) {
+    case Opcode::kParameter: case Opcode::kConstant: case Opcode::kBitcast:
+    case Opcode::kFusion: case Opcode::kCall: case Opcode::kWhile: case Opcode::kConditional:
+    case Opcode::kAsyncStart: case Opcode::kAsyncUpdate: case Opcode::kAsyncDone:
+    case Opcode::kCopyStart: case Opcode::kCopyDone:
+    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllGatherDone:
+    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllReduceDone:
+    case Opcode::kReduceScatter: case Opcode::kAllToAll: case Opcode::kRaggedAllToAll:
+    case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart:
+    case Opcode::kCollectivePermuteDone: case Opcode::kCollectiveBroadcast:
+      return false;
+    default:
+      return true;
   }
 }
 
@@ -49,9 +69,10 @@ bool ShapeChecker::InferenceFailed(std::string_view check, VerifyFinding* f, Att
   return false;
 }
 
-std::vector<int64_t> ShapeChecker::Ints(InstrId id, AttrName name) const {
-  std::optional<std::vector<int64_t>> values = IntListAttr(m_, id, name);
-  return values ? std::move(*values) : std::vector<int64_t>();
+const std::vector<int64_t>& ShapeChecker::Ints(InstrId id, AttrName name,
+                                               std::vector<int64_t>* out) const {
+  IntListAttrInto(m_, id, name, out);
+  return *out;
 }
 
 bool ShapeChecker::Compare(InstrId id, const Shape& inferred, bool strict, std::string_view check,
@@ -73,15 +94,7 @@ bool ShapeChecker::Compare(InstrId id, const Shape& inferred, bool strict, std::
 bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
   if (!m_.has_known_shape(id)) return true;
   const Shape& result = m_.shape(id);
-  if (HasUnboundedDimension(result)) return true;
-  operands_.clear();
-  for (InstrId op : m_.operands(id)) {
-    if (!m_.has_known_shape(op)) return true;
-    const Shape& shape = m_.shape(op);
-    if (HasUnboundedDimension(shape)) return true;
-    operands_.push_back(&shape);
-  }
-  arena_.Reset();
+  if (unbounded_.Has(result)) return true;
   const Opcode op = m_.opcode(id);
   if (m_.instr(id).attr_count != 0 && op != Opcode::kCall &&
       m_.FindAttribute(id, AttrName::kOrigin) != nullptr &&
@@ -92,6 +105,15 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
                        HumanString(result)),
                 f, AttrName::kOrigin);
   }
+  if (!HasShapeCheck(op)) return true;
+  operands_.clear();
+  for (InstrId operand_id : m_.operands(id)) {
+    if (!m_.has_known_shape(operand_id)) return true;
+    const Shape& shape = m_.shape(operand_id);
+    if (unbounded_.Has(shape)) return true;
+    operands_.push_back(&shape);
+  }
+  arena_.Reset();
   if (IsElementwiseUnary(op) || IsElementwiseBinary(op) || op == Opcode::kSelect ||
       op == Opcode::kClamp) {
     return CheckElementwise(id, f);
@@ -104,7 +126,7 @@ bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
   const Shape& result = m_.shape(id);
   if (IsElementwiseUnary(op)) {
     if (operands_.size() != 1) return true;  // verify-operand-count reports it
-    const std::string check = UnaryHandler(op);
+    const std::string_view check = UnaryHandler(op);
     bool ok;
     if (op == Opcode::kConvert) {
       ok = InferConvertShape(operand(0), result.element_type, &inferred_, &error_);
@@ -179,7 +201,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
   const Instruction& in = m_.instr(id);
   switch (op) {
     case Opcode::kBroadcast: {
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (!CheckBroadcastShape(operand(0), dims, result, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleBroadcast", f, AttrName::kDimensions);
       }
@@ -212,7 +234,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
       return true;
     }
     case Opcode::kTranspose: {
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (!InferTransposeShape(operand(0), dims, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleTranspose", f, AttrName::kDimensions);
       }
@@ -227,7 +249,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
       return true;
     }
     case Opcode::kReverse: {
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (!InferReverseShape(operand(0), dims, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleReverse", f, AttrName::kDimensions);
       }
@@ -243,7 +265,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
       return Compare(id, inferred_, false, "ShapeVerifier::HandleSlice", f);
     }
     case Opcode::kDynamicSlice: {
-      const std::vector<int64_t> sizes = Ints(id, AttrName::kDynamicSliceSizes);
+      const std::vector<int64_t>& sizes = Ints(id, AttrName::kDynamicSliceSizes, &ints_);
       std::span<const Shape* const> indices(operands_.data() + 1, operands_.size() - 1);
       if (!InferDynamicSliceShape(operand(0), indices, sizes, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleDynamicSlice", f);
@@ -262,7 +284,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
       return Compare(id, inferred_, true, "ShapeVerifier::HandleDynamicUpdateSlice", f);
     }
     case Opcode::kConcatenate: {
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (dims.size() != 1) return true;  // the parser reports it
       if (!InferConcatenateShape(operands_, dims[0], &inferred_, &error_)) {
         InferenceFailed("ShapeVerifier::HandleConcatenate", f);
@@ -298,7 +320,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
       const bool get = op == Opcode::kGetDimensionSize;
       const char* check = get ? "ShapeVerifier::HandleGetDimensionSize"
                               : "ShapeVerifier::HandleSetDimensionSize";
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (dims.size() != 1) return true;
       const bool ok = get ? InferGetDimensionSizeShape(operand(0), dims[0], &inferred_, &error_)
                           : InferSetDimensionSizeShape(operand(0), operand(1), dims[0],

@@ -48,15 +48,22 @@ class ShapeChecker {
   bool InferenceFailed(std::string_view check, VerifyFinding* f,
                        AttrName attribute = AttrName::kUnknown);
   const Shape& operand(size_t i) const { return *operands_[i]; }
-  std::vector<int64_t> Ints(InstrId id, AttrName name) const;
+  // Reads an integer-list attribute into `*out` (empty when absent).
+  const std::vector<int64_t>& Ints(InstrId id, AttrName name, std::vector<int64_t>* out) const;
 
   const Module& m_;
   const ComputationSignatures& signatures_;
   Shape inferred_;
   ShapeArena arena_;
+  UnboundedShapeCache unbounded_;
   ShapeTable attribute_shapes_;
   std::string error_;
   std::vector<const Shape*> operands_;
+  // Scratch for attributes, reused across instructions.
+  std::vector<int64_t> ints_;
+  DotDimensionNumbers dot_;
+  GatherDimensionNumbers gather_;
+  ScatterDimensionNumbers scatter_;
 };
 
 }  // namespace hlolint

@@ -157,10 +157,11 @@ bool ValueParser::ParseAttributeName(std::string_view* out) {
 bool ValueParser::ParseInt64List(TokKind start, TokKind end, TokKind delim,
                                  std::vector<int64_t>* out) {
   out->clear();
-  if (!ParseToken(start, StrCat("expects a list to start with ", TokKindName(start)),
-                  kIntListSkipMask)) {
-    return false;
+  // Messages are built only on failure: this runs for every list attribute.
+  if (kind() != start) {
+    return TokenError(StrCat("expects a list to start with ", TokKindName(start)));
   }
+  Lex(kIntListSkipMask);
   if (kind() != end) {
     while (true) {
       int64_t value;
@@ -170,7 +171,9 @@ bool ValueParser::ParseInt64List(TokKind start, TokKind end, TokKind delim,
       Lex(kIntListSkipMask);
     }
   }
-  return ParseToken(end, StrCat("expects a list to end with ", TokKindName(end)));
+  if (kind() != end) return TokenError(StrCat("expects a list to end with ", TokKindName(end)));
+  Lex();
+  return true;
 }
 
 bool ValueParser::ParseInt64ListList(TokKind start, TokKind end, TokKind delim,
