@@ -203,6 +203,12 @@ class UnclaimedOutputAliasRule : public Rule {
                   });
     }
 
+    // Which calls can have an unclaimed output at all (decided before the
+    // per-leaf work below, which most calls never need).
+    const bool configured = writes_through.contains(site.target);
+    if (!configured && IsXlaInternalCustomCallTarget(site.target)) return;
+    if (!configured && array_claims == 0 && !aliasing.HasKernelClaims(site.kernel_key)) return;
+
     // Unclaimed operand leaves by shape, for same-shaped candidates.
     absl::flat_hash_map<std::string, std::vector<OperandLeaf>> free_operands;
     for (int64_t op = 0; op < operand_count; ++op) {
@@ -213,9 +219,6 @@ class UnclaimedOutputAliasRule : public Rule {
     }
     if (free_operands.empty()) return;
 
-    const bool configured = writes_through.contains(site.target);
-    const bool internal = IsXlaInternalCustomCallTarget(site.target);
-    if (!configured && internal) return;
     ForEachLeaf(*site.result, [&](const ShapeIndex& index, const Shape& leaf) {
       if (!leaf.IsArray() || ElementCount(leaf).value_or(0) == 0) return;
       if (claimed_outputs.contains(ShapeIndexToString(index))) return;

@@ -61,6 +61,10 @@ class CustomCallAliasing {
   // For a kernel key, the first claim of output `index` by any of its calls.
   const TargetClaim* FindKernelClaim(const std::string& kernel_key,
                                      const ShapeIndex& index) const;
+  // Whether any call of this kernel claims an output.
+  bool HasKernelClaims(const std::string& kernel_key) const {
+    return by_kernel_.contains(kernel_key);
+  }
 
  private:
   std::vector<AliasingCallSite> sites_;

@@ -90,6 +90,14 @@ int ParserOperandCount(Opcode op) {
 // Names XLA's NameUniquer would change: element type names (except tuple)
 // and a `__` prefix not reserved as `__xla_`. ("buffer" became a type name
 // after the XLA versions hlolint follows, so it stays a valid name.)
+// What XLA's SetAndSanitizeName would change, checked without allocating.
+bool NeedsSanitizing(std::string_view name) {
+  if (name.size() >= 2 && name[0] == '_' && name[1] == '_' && name.rfind("__xla_", 0) != 0) {
+    return true;
+  }
+  return name != "tuple" && PrimitiveTypeFromName(name) != PrimitiveType::kInvalid;
+}
+
 std::string SanitizedName(std::string_view name) {
   std::string out(name);
   if (out != "tuple" && PrimitiveTypeFromName(out) != PrimitiveType::kInvalid) {
@@ -205,6 +213,7 @@ ParsedModule ModuleParser::ParseNextModule() {
   shape_cache_ = &module_shape_cache_;
   scratch_level_ = 0;
   builder_->begin_offset() = out.begin_offset;
+  ReserveFor(std::min<size_t>(file_.size() - out.begin_offset, previous_module_bytes_));
 
   bool ok;
   if (kind() == TokKind::kw_HloModule) {
@@ -232,7 +241,19 @@ ParsedModule ModuleParser::ParseNextModule() {
   }
   out.name = std::string(module_->name());
   out.module = std::move(module_);
+  previous_module_bytes_ = lexer_.offset() - out.begin_offset;
   return out;
+}
+
+// Reserving from the text size avoids regrowing (and briefly doubling) the
+// big arrays; reserved pages that are never touched cost no memory. The
+// previous module's size bounds the guess for files of many small modules.
+void ModuleParser::ReserveFor(size_t text_bytes) {
+  const size_t instructions = text_bytes / 96 + 16;
+  builder_->instructions().reserve(instructions);
+  builder_->ids().reserve(instructions * 3);
+  builder_->order().reserve(instructions);
+  builder_->attributes().reserve(instructions * 2);
 }
 
 bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
@@ -716,20 +737,26 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   if (sugar) instr.flags |= Instruction::kAsyncSugar;
   if (shape_written) instr.flags |= Instruction::kShapeWritten;
 
-  AttrSet set = AttrSetFor(opcode);
+  // The opcode's attribute table, copied only for the few cases that edit it.
+  const AttrSet* set = &AttrSetFor(opcode);
+  std::optional<AttrSet> edited;
+  if (sugar || opcode == Opcode::kConditional || opcode == Opcode::kBroadcast) {
+    edited.emplace(*set);
+    set = &*edited;
+  }
   if (opcode == Opcode::kAsyncStart && sugar) {
     // Sugar: the wrapped op's attributes are written on the -start line.
     const AttrSet& inner = AttrSetFor(wrapped);
     for (int i = 0; i < kAttrNameCount; ++i) {
       if (inner.types[i] != AttrType::kNotAllowed) {
-        set.types[i] = inner.types[i];
-        set.required[i] = inner.required[i];
+        edited->types[i] = inner.types[i];
+        edited->required[i] = inner.required[i];
       }
     }
-    set.Allow(AttrName::kCalls, inner.type(AttrName::kCalls),
-              inner.required[static_cast<size_t>(AttrName::kCalls)]);
+    edited->Allow(AttrName::kCalls, inner.type(AttrName::kCalls),
+                  inner.required[static_cast<size_t>(AttrName::kCalls)]);
   } else if ((opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) && sugar) {
-    set.Allow(AttrName::kCalls, AttrType::kNotAllowed);
+    edited->Allow(AttrName::kCalls, AttrType::kNotAllowed);
   }
 
   // Operands (or the parameter number / literal).
@@ -794,9 +821,9 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   }
 
   // Attribute requirements that depend on operands.
-  if (!CheckOperandsBeforeAttributes(checked, s, set, at)) return false;
+  if (edited && !CheckOperandsBeforeAttributes(checked, s, *edited, at)) return false;
 
-  if (!ParseAttributes(set, allow_attributes, s, at.opcode)) return false;
+  if (!ParseAttributes(*set, allow_attributes, s, at.opcode)) return false;
   instr.end_offset = lexer_.previous_end();
   if (instr.end_offset - begin > limits_.max_instruction_bytes) {
     return Error(begin, StrCat("instruction text is longer than the limit of ",
@@ -824,8 +851,8 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   // Name checks (XLA's SetAndSanitizeName) and replication count.
   std::string_view name = module_->text(instr.name_offset, instr.name_size);
   if (!(instr.flags & Instruction::kAnonymous)) {
-    std::string sanitized = SanitizedName(name);
-    if (sanitized != name) {
+    if (NeedsSanitizing(name)) {
+      const std::string sanitized = SanitizedName(name);
       return Error(name_offset, StrCat("illegal instruction name: ", name,
                                        "; suggest renaming to: ", sanitized));
     }

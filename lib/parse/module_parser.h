@@ -91,6 +91,12 @@ class ModuleParser : public ValueParser {
   // Parses the module that starts at the current token. Afterwards the
   // lexer stands on the first token after it.
   ParsedModule ParseNextModule();
+
+ private:
+  void ReserveFor(size_t text_bytes);
+  size_t previous_module_bytes_ = SIZE_MAX;
+
+ public:
   // After an error: moves to the next `HloModule` line or `// -----` line.
   void SkipToNextModule(uint32_t error_offset);
   // Skips split markers; returns false at end of file.

@@ -53,8 +53,8 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
           absl::StrCat("'", path, "' is larger than the 4 GiB hlolint can lint"));
     }
     if (size == 0) {
-      file->owned_ = std::make_unique<char[]>(1);
-      file->owned_[0] = '\0';
+      file->owned_ = std::make_unique<char[]>(kSentinelBytes);
+      std::memset(file->owned_.get(), 0, kSentinelBytes);
       file->data_ = file->owned_.get();
       return file;
     }
@@ -69,7 +69,8 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
       ::munmap(region, mapped + page);
       return ErrnoError("map", path);
     }
-    ::madvise(text, size, MADV_SEQUENTIAL | MADV_WILLNEED);
+    ::madvise(text, size, MADV_SEQUENTIAL);
+    ::madvise(text, size, MADV_WILLNEED);
     file->mapping_ = region;
     file->mapping_size_ = mapped + page;
     file->data_ = static_cast<const char*>(text);
@@ -105,9 +106,11 @@ std::unique_ptr<SourceFile> SourceFile::FromString(std::string display_path,
   std::unique_ptr<SourceFile> file(new SourceFile());
   file->path_ = std::move(display_path);
   size_t size = std::min<size_t>(text.size(), kMaxSourceBytes);
-  file->owned_ = std::make_unique<char[]>(size + 1);
+  // Zero padding past the end: the NUL sentinel, and room for the lexer's
+  // 16-byte loads (an mmap'd file gets a whole zero page instead).
+  file->owned_ = std::make_unique<char[]>(size + kSentinelBytes);
   std::memcpy(file->owned_.get(), text.data(), size);
-  file->owned_[size] = '\0';
+  std::memset(file->owned_.get() + size, 0, kSentinelBytes);
   file->data_ = file->owned_.get();
   file->size_ = size;
   return file;

@@ -20,6 +20,9 @@ struct LineCol {
 
 // Largest input accepted: offsets are stored as 32-bit values.
 inline constexpr uint64_t kMaxSourceBytes = (uint64_t{1} << 32) - 2;
+// Zero bytes guaranteed after the text (at least): the NUL sentinel plus
+// slack for 16-byte vector loads that start before it.
+inline constexpr size_t kSentinelBytes = 64;
 
 // Immutable text of one input. The bytes are followed by at least one NUL
 // byte (a sentinel the lexer relies on), which is not part of text().

@@ -18,10 +18,21 @@ inline void Append(std::string& out, std::string_view piece) { out.append(piece)
 inline void Append(std::string& out, const char* piece) { out.append(piece); }
 inline void Append(std::string& out, const std::string& piece) { out.append(piece); }
 inline void Append(std::string& out, char c) { out.push_back(c); }
+inline void Append(std::string& out, bool value) { out.append(value ? "true" : "false"); }
+// Integers through std::to_chars, floating point through fmt::format (shortest
+// round-trip text). Not fmt::format_to(back_inserter): that instantiates all of
+// fmt's formatting code in every file that calls StrCat.
 template <typename T>
-  requires std::is_arithmetic_v<T>
+  requires std::is_integral_v<T>
 void Append(std::string& out, T value) {
-  fmt::format_to(std::back_inserter(out), "{}", value);
+  char buffer[24];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, end);
+}
+template <typename T>
+  requires std::is_floating_point_v<T>
+void Append(std::string& out, T value) {
+  out.append(fmt::format("{}", value));
 }
 }  // namespace strings_internal
 

@@ -238,6 +238,21 @@ class Configuration(TempDirTest):
         self.assertEqual(p.returncode, 2)
         self.assertIn("nope.json: error: cannot read the configuration file", p.stderr)
 
+    def test_rule_options_reach_the_rule(self):
+        # A kernel the user declares as writing through its inputs, with a
+        # same-shaped operand and no declared alias: reported only when the
+        # configuration names it (unclaimed-output-alias, case (d)).
+        path = self.file("k.hlo", "HloModule k\nENTRY main {\n  p = f32[8]{0} parameter(0)\n"
+                                  "  ROOT c = f32[8]{0} custom-call(p), custom_call_target=\"my_kernel\"\n}\n")
+        self.assertEqual(self.diagnostics([path]), [])
+        self.file(".hlolint.json",
+                  '{"rules": {"unclaimed-output-alias": {"writes_through_inputs": ["my_kernel"]}}}')
+        found = self.diagnostics([path])
+        self.assertEqual([(d["rule"], d["severity"], d["line"]) for d in found],
+                         [("unclaimed-output-alias", "error", 4)])
+        self.assertIn("'my_kernel' is configured as writing through its inputs", found[0]["message"])
+        self.assertEqual(run([path]).returncode, 1)
+
     def test_config_for_stdin_comes_from_stdin_filename(self):
         self.file("dir/.hlolint.json", '{"ignore": ["parse-error"]}')
         name = os.path.join(self.dir, "dir", "piped.hlo")

@@ -1,9 +1,11 @@
 // The examples of reshape-not-bitcast and unclaimed-output-alias: each
 // positive example produces its rule's finding (with a fix hint), and each
-// clean variant produces no finding of any rule.
+// clean variant produces no finding of any rule; examples/ as a whole shows
+// one finding per seed rule.
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "engine/lint.h"
 #include "rules/registry.h"
@@ -69,8 +71,26 @@ TEST_CASE("examples/unclaimed-output-alias.hlo: one finding naming the JAX fix",
   CHECK(found == 1);
 }
 
+TEST_CASE("examples/: exactly one finding per seed rule, each in its example", "[examples]") {
+  std::vector<std::string> found;
+  for (const char* rule : {"dead-in-place-past-root", "missed-in-place-pair",
+                           "reshape-not-bitcast", "unclaimed-output-alias"}) {
+    for (const char* suffix : {".hlo", "-clean.hlo"}) {
+      const std::string name = std::string(rule) + suffix;
+      const FileResult result = LintExample(name);
+      for (const Diagnostic& d : result.diagnostics) found.push_back(name + " " + d.rule);
+    }
+  }
+  CHECK(found == std::vector<std::string>{
+                     "dead-in-place-past-root.hlo dead-in-place-past-root",
+                     "missed-in-place-pair.hlo missed-in-place-pair",
+                     "reshape-not-bitcast.hlo reshape-not-bitcast",
+                     "unclaimed-output-alias.hlo unclaimed-output-alias"});
+}
+
 TEST_CASE("clean examples produce no finding", "[bitcast][examples]") {
-  for (const char* name : {"reshape-not-bitcast-clean.hlo", "unclaimed-output-alias-clean.hlo"}) {
+  for (const char* name : {"reshape-not-bitcast-clean.hlo", "unclaimed-output-alias-clean.hlo",
+                           "dead-in-place-past-root-clean.hlo", "missed-in-place-pair-clean.hlo"}) {
     const FileResult result = LintExample(name);
     INFO(name << "\n" << Describe(result));
     CHECK(result.modules == 1);

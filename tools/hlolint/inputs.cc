@@ -106,7 +106,7 @@ std::vector<Input> ExpandInputs(const std::vector<std::string>& arguments,
   for (const std::string& argument : arguments) {
     if (argument == "-") {
       if (stdin_seen) {
-        errors->push_back("-: standard input given more than once");
+        errors->emplace_back("-: standard input given more than once");
       } else {
         inputs.push_back({"-", true});
         stdin_seen = true;

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Reproduces the figures in docs/performance.md.
+#   bench/run_benchmarks.sh [BUILD_DIR] [WORK_DIR]
+# Generates the inputs into WORK_DIR (default /tmp/hlolint-bench; about
+# 1.5 GB), then measures parse-only and full-lint throughput, the same-run
+# newline count, peak RSS, linearity and --jobs scaling. Nothing is timed in
+# the test suite; CI only smoke-runs lint_bench on a small file.
+set -euo pipefail
+build="${1:-build}"
+work="${2:-/tmp/hlolint-bench}"
+corpus="$(dirname "$0")/../../shared/corpus"
+mkdir -p "$work"
+
+gen() {  # gen SIZE [STYLE] -> path
+  local size="$1" style="${2:-after}" path="$work/gen-$1-$2.hlo"
+  [ -f "$path" ] || "$build/bench/generate_hlo" --size "$size" --style "$style" -o "$path"
+  echo "$path"
+}
+
+echo "== generated, after-optimization style (one file each)"
+for size in 1M 10M 200M 1G; do
+  echo "-- $size"
+  "$build/bench/lint_bench" --runs 2 "$(gen "$size" after)"
+done
+echo "== generated, before-optimization style"
+"$build/bench/lint_bench" --runs 2 "$(gen 200M before)"
+
+if [ -d "$corpus/xla_hlo_huge" ]; then
+  echo "== largest corpus files (xla_hlo_huge, > 1 MB)"
+  # shellcheck disable=SC2046
+  "$build/bench/lint_bench" --runs 3 $(find "$corpus/xla_hlo_huge" -type f -size +1M | sort)
+else
+  echo "== corpus not found at $corpus: skipping the corpus figures"
+fi
+
+echo "== --jobs scaling: 200 files of 1 MB"
+dir="$work/dir200"
+if [ ! -d "$dir" ]; then
+  mkdir -p "$dir"
+  for i in $(seq 1 200); do
+    "$build/bench/generate_hlo" --size 1M --seed "$i" -o "$dir/module_$i.hlo"
+  done
+fi
+for jobs in 1 2; do
+  start=$(date +%s.%N)
+  "$build/tools/hlolint/hlolint" --no-config --exit-zero -q --jobs "$jobs" "$dir" >/dev/null
+  end=$(date +%s.%N)
+  echo "jobs $jobs: $(echo "$end - $start" | bc) s"
+done

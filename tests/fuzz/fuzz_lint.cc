@@ -1,0 +1,63 @@
+// libFuzzer target: the whole pipeline on arbitrary bytes. Each input is
+// linted as one HLO file by every registered rule (so parsing, analyses,
+// rules, suppressions, fingerprints and position resolution all run), and
+// the result is rendered in every output format. Anything but a clean
+// return (a crash, a sanitizer report, a hang, a leak) is a bug: hostile
+// input must give located diagnostics. docs/fuzzing.md says how to run it.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/lint.h"
+#include "report/report.h"
+#include "rules/registry.h"
+#include "source/source_file.h"
+
+namespace hlolint {
+namespace {
+
+struct Setup {
+  Setup() {
+    options.rules = AllRules();
+    options.known_rules = AllRules();
+    for (const Rule* rule : AllRules()) {
+      const RuleInfo& info = rule->info();
+      rules.push_back({std::string(info.id), std::string(info.category), info.default_severity,
+                       std::string(info.summary), std::string(RuleDocumentation(info.id))});
+    }
+  }
+  LintOptions options;
+  std::vector<RuleDescription> rules;
+};
+
+void Run(std::string_view text) {
+  static const Setup* const setup = new Setup();
+  std::unique_ptr<SourceFile> file = SourceFile::FromString("fuzz/input.hlo", text);
+  std::vector<FileResult> files;
+  files.push_back(LintSource(*file, setup->options));
+  // Reporters must not depend on the file any more (FileResult is self-contained).
+  file.reset();
+  ReportInput input;
+  input.files = &files;
+  input.rules = &setup->rules;
+  input.tool_version = "fuzz";
+  input.working_directory = "/fuzz";
+  for (Format format : {Format::kFull, Format::kConcise, Format::kJson, Format::kJsonLines,
+                        Format::kSarif, Format::kGithub, Format::kJunit}) {
+    input.color = format == Format::kFull;
+    std::string report = Render(format, input);
+    if (report.empty() && format != Format::kJsonLines && format != Format::kGithub) {
+      __builtin_trap();  // every other format writes at least a summary or a document
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hlolint
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  hlolint::Run(std::string_view(reinterpret_cast<const char*>(data), size));
+  return 0;
+}
