@@ -4,6 +4,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "analysis/verify_text.h"
 #include "parse/attributes.h"
 #include "util/strings.h"
 
@@ -75,9 +76,20 @@ bool CollectiveChecker::GroupMode(InstrId id, bool has_use_global_device_ids,
 }
 
 bool CollectiveChecker::LoadGroups(InstrId id) {
+  if (m_.FindAttribute(id, AttrName::kReplicaGroups) == nullptr) {
+    groups_.clear();
+    groups_known_ = true;
+    groups_text_valid_ = false;
+    return true;
+  }
+  // Collectives of one dump mostly repeat the same groups: reuse the last
+  // parse when the text is the same.
+  const std::string_view text = AttributeText(m_, id, AttrName::kReplicaGroups);
+  if (groups_text_valid_ && text == groups_text_) return groups_known_;
+  groups_text_ = text;
+  groups_text_valid_ = true;
   groups_.clear();
   groups_known_ = true;
-  if (m_.FindAttribute(id, AttrName::kReplicaGroups) == nullptr) return true;
   std::optional<ReplicaGroups> groups = ReplicaGroupsAttr(m_, id);
   if (!groups || !groups->expanded || groups->form == ReplicaGroups::Form::kMesh) {
     groups_known_ = false;

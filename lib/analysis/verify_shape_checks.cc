@@ -2,6 +2,7 @@
 
 #include "analysis/verify_text.h"
 #include "parse/attributes.h"
+#include "util/hash.h"
 #include "util/strings.h"
 
 namespace hlolint {
@@ -123,6 +124,22 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
 
 bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
   const Opcode op = m_.opcode(id);
+  // reduce-precision also depends on its bit counts; everything else only on
+  // the shapes (compare's type= is checked separately, every time).
+  const bool memo = op != Opcode::kReducePrecision && operands_.size() <= 3;
+  std::array<uint32_t, 5> key{static_cast<uint32_t>(op), m_.shape(id).id, kNoShape, kNoShape,
+                              kNoShape};
+  if (memo) {
+    for (size_t i = 0; i < operands_.size(); ++i) key[i + 2] = operands_[i]->id;
+    if (elementwise_ok_.contains(key)) return CheckCompareType(id, f);
+  }
+  if (!CheckElementwiseShapes(id, f)) return false;
+  if (memo) elementwise_ok_.insert(key);
+  return CheckCompareType(id, f);
+}
+
+bool ShapeChecker::CheckElementwiseShapes(InstrId id, VerifyFinding* f) {
+  const Opcode op = m_.opcode(id);
   const Shape& result = m_.shape(id);
   if (IsElementwiseUnary(op)) {
     if (operands_.size() != 1) return true;  // verify-operand-count reports it
@@ -170,7 +187,11 @@ bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
       return InferenceFailed("InstructionVerifier::CheckElementwiseInstruction", f);
     }
   }
-  if (op == Opcode::kCompare) {
+  return true;
+}
+
+bool ShapeChecker::CheckCompareType(InstrId id, VerifyFinding* f) {
+  if (m_.opcode(id) == Opcode::kCompare && operands_.size() == 2) {
     std::optional<std::string_view> type = IdentAttr(m_, id, AttrName::kType);
     if (!type) return true;  // the parser fills in the default
     const PrimitiveType t = operand(1).element_type;
@@ -195,7 +216,56 @@ bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
   return true;
 }
 
+namespace {
+
+// Shape ops whose checks depend only on the operand and result shapes, the
+// instruction's number (iota dimension, tuple index), whether its shape was
+// written, and at most the one attribute returned in *attribute.
+bool ShapeOpIsMemoizable(Opcode op, AttrName* attribute) {
+  switch (op) {
+    case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kReverse:
+    case Opcode::kConcatenate: case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
+      *attribute = AttrName::kDimensions;
+      return true;
+    case Opcode::kSlice: *attribute = AttrName::kSlice; return true;
+    case Opcode::kDynamicSlice: *attribute = AttrName::kDynamicSliceSizes; return true;
+    case Opcode::kPad: *attribute = AttrName::kPadding; return true;
+    case Opcode::kReshape: case Opcode::kDynamicReshape: case Opcode::kDynamicUpdateSlice:
+    case Opcode::kIota: case Opcode::kGetTupleElement: case Opcode::kTuple:
+      *attribute = AttrName::kUnknown;
+      return true;
+    default:
+      return false;
+  }
+}
+
+uint64_t Mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull + (h >> 29); }
+
+}  // namespace
+
 bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
+  const Opcode op = m_.opcode(id);
+  AttrName attribute = AttrName::kUnknown;
+  if (!ShapeOpIsMemoizable(op, &attribute)) return CheckShapeOpsUncached(id, f);
+  // Dumps repeat the same (op, shapes, attribute) many times: check each
+  // combination once. Operand shape ids and the attribute text are hashed.
+  const Instruction& in = m_.instr(id);
+  uint64_t operands = operands_.size();
+  for (const Shape* s : operands_) operands = Mix(operands, s->id);
+  uint64_t text = 0;
+  if (attribute != AttrName::kUnknown && m_.FindAttribute(id, attribute) != nullptr) {
+    text = StringViewHash()(AttributeText(m_, id, attribute)) | 1;
+  }
+  const std::array<uint64_t, 4> key{
+      (static_cast<uint64_t>(op) << 32) | m_.shape(id).id, operands, text,
+      (static_cast<uint64_t>(in.number) << 1) | (in.has(Instruction::kShapeWritten) ? 1 : 0)};
+  if (shape_ops_ok_.contains(key)) return true;
+  if (!CheckShapeOpsUncached(id, f)) return false;
+  shape_ops_ok_.insert(key);
+  return true;
+}
+
+bool ShapeChecker::CheckShapeOpsUncached(InstrId id, VerifyFinding* f) {
   const Opcode op = m_.opcode(id);
   const Shape& result = m_.shape(id);
   const Instruction& in = m_.instr(id);

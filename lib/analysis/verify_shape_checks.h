@@ -3,8 +3,12 @@
 // transpose and get-tuple-element. Used by the verify-shape rule.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include "absl/container/flat_hash_set.h"
 
 #include "analysis/shape_inference.h"
 #include "analysis/verify_signatures.h"
@@ -34,7 +38,10 @@ class ShapeChecker {
 
  private:
   bool CheckElementwise(InstrId id, VerifyFinding* f);
+  bool CheckElementwiseShapes(InstrId id, VerifyFinding* f);
+  bool CheckCompareType(InstrId id, VerifyFinding* f);
   bool CheckShapeOps(InstrId id, VerifyFinding* f);
+  bool CheckShapeOpsUncached(InstrId id, VerifyFinding* f);
   bool CheckComputeOps(InstrId id, VerifyFinding* f);
   bool CheckMisc(InstrId id, VerifyFinding* f);
 
@@ -59,6 +66,12 @@ class ShapeChecker {
   ShapeTable attribute_shapes_;
   std::string error_;
   std::vector<const Shape*> operands_;
+  // Elementwise (opcode, operand shapes, result shape) combinations already
+  // found consistent: the shape checks of an elementwise op depend on
+  // nothing else, and dumps repeat a few hundred combinations many times.
+  absl::flat_hash_set<std::array<uint32_t, 5>> elementwise_ok_;
+  // The same for the shape ops (see CheckShapeOps).
+  absl::flat_hash_set<std::array<uint64_t, 4>> shape_ops_ok_;
   // Scratch for attributes, reused across instructions.
   std::vector<int64_t> ints_;
   DotDimensionNumbers dot_;

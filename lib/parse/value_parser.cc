@@ -267,8 +267,10 @@ bool ValueParser::ParseShape(ShapeId* out) {
 
 bool ValueParser::ParseShapeImpl(ShapeId* out) {
   const size_t level = static_cast<size_t>(depth_);
-  if (shape_scratch_.size() <= level) shape_scratch_.resize(level + 1);
-  if (id_scratch_.size() <= level) id_scratch_.resize(level + 1);
+  while (shape_scratch_.size() <= level) {
+    shape_scratch_.push_back(std::make_unique<Shape>());
+    id_scratch_.push_back(std::make_unique<std::vector<ShapeId>>());
+  }
 
   const uint32_t start = lexer_.offset();
   if (kind() == TokKind::kIdent && tok().text == "b" && lexer_.LookAhead() == TokKind::kLparen) {
@@ -281,7 +283,7 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
       return Error(start, "a buffer shape b(...) must hold an array shape");
     }
     if (!ValidateElementShape(shape(element), element_offset)) return false;
-    Shape& buffer = shape_scratch_[level];
+    Shape& buffer = *shape_scratch_[level];
     buffer.Clear();
     buffer.element_type = PrimitiveType::kBuffer;
     buffer.tuple_shapes.push_back(&shape(element));
@@ -290,7 +292,7 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
   }
 
   if (EatIfPresent(TokKind::kLparen)) {
-    std::vector<ShapeId>& elements = id_scratch_[level];
+    std::vector<ShapeId>& elements = *id_scratch_[level];
     elements.clear();
     if (kind() != TokKind::kRparen) {
       do {
@@ -303,7 +305,7 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
         elements.push_back(element);
       } while (EatIfPresent(TokKind::kComma));
     }
-    Shape& tuple = shape_scratch_[level];
+    Shape& tuple = *shape_scratch_[level];
     tuple.Clear();
     tuple.element_type = PrimitiveType::kTuple;
     for (ShapeId element : elements) tuple.tuple_shapes.push_back(&shape(element));
@@ -314,7 +316,7 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
   if (kind() != TokKind::kPrimitiveType) {
     return TokenError(StrCat("expected primitive type, saw ", TokKindName(kind())));
   }
-  Shape& array = shape_scratch_[level];
+  Shape& array = *shape_scratch_[level];
   array.Clear();
   array.element_type = tok().primitive_type;
   Lex();
