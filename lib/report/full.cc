@@ -3,6 +3,7 @@
 // metadata, the fix hint, and a summary line.
 #include <algorithm>
 
+#include "report/dump_history.h"
 #include "report/report.h"
 #include "util/strings.h"
 
@@ -57,8 +58,15 @@ void AppendSnippet(const Diagnostic& d, const Palette& p, std::string* out) {
 std::string RenderFull(const ReportInput& input) {
   const Palette& p = input.color ? kAnsi : kPlain;
   std::string out;
+  // The files of a dump sequence come together; a sequence with something
+  // to show gets a heading before its first diagnostic.
+  const DumpSequenceInfo* headed = nullptr;
   for (const FileResult& file : *input.files) {
     for (const Diagnostic& d : file.diagnostics) {
+      if (file.sequence != nullptr && file.sequence.get() != headed) {
+        headed = file.sequence.get();
+        out += StrCat(p.bold, "== ", SequenceHeadline(*headed), " ==", p.reset, "\n\n");
+      }
       out += StrCat(p.bold, file.path, ":", d.resolved.line, ":", d.resolved.column, ":",
                     p.reset, " ", SeverityColor(p, d.severity), SeverityName(d.severity), ":",
                     p.reset, " ", p.bold, d.message, p.reset, " [", d.rule, "]\n");
@@ -76,6 +84,7 @@ std::string RenderFull(const ReportInput& input) {
         if (!d.op_name.empty()) out += StrCat(" (op_name \"", d.op_name, "\")");
         out += "\n";
       }
+      for (const std::string& line : DumpHistoryLines(file, d)) out += StrCat("  = ", line, "\n");
       if (!d.fix.empty()) out += StrCat("  = help: ", d.fix, "\n");
       out += "\n";
     }
