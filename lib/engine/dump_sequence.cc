@@ -219,6 +219,8 @@ class SequenceTracker {
         if (out != i) diagnostics[out] = std::move(diagnostics[i]);
         ++out;
       }
+      results_[group_.files[pos]].repeats_not_reported +=
+          static_cast<uint32_t>(diagnostics.size() - out);
       diagnostics.resize(out);
     }
     auto info = std::make_shared<DumpSequenceInfo>();

@@ -66,6 +66,9 @@ struct FileResult {
   std::optional<DumpContext> dump;
   // Set for the files of a dump sequence.
   std::shared_ptr<const DumpSequenceInfo> sequence;
+  // Sequence mode: diagnostics not reported here because an earlier dump of
+  // the sequence reported the same finding (--every-dump reports them).
+  uint32_t repeats_not_reported = 0;
 };
 
 // Parses and lints one file: rules, engine-level diagnostics (parse-error,

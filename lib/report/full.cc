@@ -99,6 +99,12 @@ std::string RenderFull(const ReportInput& input) {
                    s.instructions == 1 ? " instruction" : " instructions", ")");
     if (s.suppressed > 0) line += StrCat("; ", s.suppressed, " suppressed inline");
     if (input.baselined > 0) line += StrCat("; ", input.baselined, " in the baseline");
+    uint64_t repeats = 0;
+    for (const FileResult& file : *input.files) repeats += file.repeats_not_reported;
+    if (repeats > 0) {
+      line += StrCat("; ", repeats, repeats == 1 ? " repeat" : " repeats",
+                     " in later dumps not shown (--every-dump)");
+    }
     out += StrCat(p.bold, line, ".", p.reset, "\n");
   }
   return out;

@@ -736,6 +736,11 @@ class DumpDirectories(TempDirTest):
         # (or again where it becomes more severe).
         for d in once:
             self.assertTrue(d["file"] == d["first_seen"]["file"] or d["severity"] == "error", d)
+        # The full format's summary says how many repeats it left out.
+        tail = run(["--format", "full"] + DUMP_RULES + [DUMPS]).stdout.splitlines()[-1]
+        self.assertIn(f"; {len(every) - len(once)} repeats in later dumps not shown (--every-dump).", tail)
+        tail = run(["--format", "full", "--every-dump"] + DUMP_RULES + [DUMPS]).stdout.splitlines()[-1]
+        self.assertNotIn("repeats", tail)
 
     def test_interleaved_file_lists_are_grouped_like_directories(self):
         files = run(["--show-files", DUMPS + "/mixed", DUMPS + "/gemm"]).stdout.splitlines()
