@@ -12,10 +12,13 @@ each module's dumps the same generated module, and a few dumps per module
 with a non-bitcast reshape that appears at one pass and goes away at a later
 one, so sequence tracking has findings to follow. DIR/plain/ holds hard
 links to the same files under names that are not dump names. Three modes
-are timed, interleaved, RUNS times each: the dump directory in sequence
-mode, the same directory with --no-sequence, and the plain names. Reported:
-median wall time and MB/s, the range over the runs, the peak RSS of the
-hlolint process and how many diagnostics each mode reports. Never commit DIR.
+are timed RUNS times each, interleaved (each round starts with the next
+mode): the dump directory in sequence mode, the same directory with
+--no-sequence, and the plain names. Reported per mode: MB/s from the median
+wall time and from the median CPU time (user + system of hlolint, less
+disturbed by other users of a shared machine), with the range over the
+runs, the peak RSS of the hlolint process and how many diagnostics it
+reports. Never commit DIR.
 """
 import argparse
 import json
