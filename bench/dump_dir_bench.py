@@ -137,6 +137,15 @@ def main():
               f"  | CPU: median {mb / cpu[label]:6.1f} MB/s, range {mb / c[-1]:.1f}-{mb / c[0]:.1f}"
               f"  | peak RSS {peak_rss_kb(args, directory, extra) / 1024:.0f} MB"
               f"  | {len(doc['diagnostics'])} diagnostics")
+    # What each mode must report: one finding per module in sequence mode
+    # (where it appears), one per dump that has it otherwise.
+    first, fixed = args.steps // 3, 2 * args.steps // 3
+    expected = {"sequence mode": args.modules, "--no-sequence": args.modules * (fixed - first),
+                "plain names": args.modules * (fixed - first)}
+    for label, count in expected.items():
+        got = len(json.loads(reports[label])["diagnostics"])
+        if got != count:
+            sys.exit(f"{label}: {got} diagnostics, expected {count}")
     for other in ("--no-sequence", "plain names"):
         print(f"  sequence mode / {other}: wall {wall['sequence mode'] / wall[other]:.3f}, "
               f"CPU {cpu['sequence mode'] / cpu[other]:.3f} (median time ratios)")
