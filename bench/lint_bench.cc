@@ -4,9 +4,13 @@
 //   parse only (every module, no rules),
 //   full lint (parse + every registered rule).
 // Reports MB/s, instructions/s, best of --runs, and peak RSS.
+// With --without CATEGORY (or a rule id) it also lints without those rules,
+// alternating the two in every run, and reports what the category adds
+// (best and median of the runs, and the per-run range).
 //
-//   lint_bench [--runs N] [--mode all|parse|lint] FILE...
+//   lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] FILE...
 #include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -46,18 +50,22 @@ uint64_t CountNewlines(const SourceFile& f) {
 int main(int argc, char** argv) {
   int runs = 3;
   std::string mode = "all";
+  std::string without;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
       runs = std::max(1, std::atoi(argv[++i]));
     } else if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) {
       mode = argv[++i];
+    } else if (!std::strcmp(argv[i], "--without") && i + 1 < argc) {
+      without = argv[++i];
     } else {
       paths.push_back(argv[i]);
     }
   }
   if (paths.empty()) {
-    std::cerr << "usage: lint_bench [--runs N] [--mode all|parse|lint] FILE...\n";
+    std::cerr << "usage: lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] "
+                 "FILE...\n";
     return 2;
   }
   std::vector<std::unique_ptr<SourceFile>> files;
@@ -73,6 +81,26 @@ int main(int argc, char** argv) {
   }
   LintOptions options;
   options.rules = AllRules();
+  LintOptions reduced;
+  for (const Rule* rule : AllRules()) {
+    if (rule->info().category != without && rule->info().id != without) {
+      reduced.rules.push_back(rule);
+    }
+  }
+  reduced.known_rules = AllRules();
+  // CPU time of this thread: on a shared machine it moves far less than wall
+  // time when other processes compete for the cores.
+  auto cpu_seconds = [] {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+  };
+  auto lint_all = [&](const LintOptions& o) {
+    const double start = cpu_seconds();
+    for (const auto& f : files) LintSource(*f, o);
+    return cpu_seconds() - start;
+  };
+  std::vector<double> with_times, without_times;
 
   double newline_time = 1e30, parse_time = 1e30, lint_time = 1e30;
   uint64_t newlines = 0, instructions = 0, diagnostics = 0;
@@ -100,6 +128,16 @@ int main(int argc, char** argv) {
       }
       lint_time = std::min(lint_time, Seconds(start));
     }
+    if (!without.empty()) {
+      // Alternate which goes first, so drift on a shared machine hits both.
+      if (run % 2) {
+        without_times.push_back(lint_all(reduced));
+        with_times.push_back(lint_all(options));
+      } else {
+        with_times.push_back(lint_all(options));
+        without_times.push_back(lint_all(reduced));
+      }
+    }
   }
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
@@ -114,6 +152,29 @@ int main(int argc, char** argv) {
   if (lint_time < 1e30) {
     fmt::print("lint      {:8.4f} s {:9.1f} MB/s {:8.2f} M instr/s  {:5.1f}x newlines\n", lint_time,
                mb / lint_time, instructions / lint_time / 1e6, lint_time / newline_time);
+  }
+  if (!without.empty()) {
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    };
+    double lo = 1e30, hi = -1e30;
+    for (size_t i = 0; i < with_times.size(); ++i) {
+      const double added = (with_times[i] - without_times[i]) / with_times[i];
+      lo = std::min(lo, added);
+      hi = std::max(hi, added);
+    }
+    const double with_best = *std::min_element(with_times.begin(), with_times.end());
+    const double without_best = *std::min_element(without_times.begin(), without_times.end());
+    const double with_median = median(with_times), without_median = median(without_times);
+    fmt::print("lint CPU, all rules  best {:8.4f} s  median {:8.4f} s\n", with_best, with_median);
+    fmt::print("lint CPU, without {}: best {:8.4f} s  median {:8.4f} s\n", without, without_best,
+               without_median);
+    fmt::print("{} share of full lint: best {:.1f}%  median {:.1f}%  per run {:.1f}%..{:.1f}%\n",
+               without, 100 * (with_best - without_best) / with_best,
+               100 * (with_median - without_median) / with_median, 100 * lo, 100 * hi);
+    fmt::print("{} adds to the lint without it: median {:.1f}%\n", without,
+               100 * (with_median - without_median) / without_median);
   }
   fmt::print("peak RSS  {:.1f} MB ({:.2f}x input)\n", usage.ru_maxrss / 1024.0,
              usage.ru_maxrss * 1024.0 / static_cast<double>(bytes));

@@ -11,6 +11,7 @@
 #include "analysis/analyses.h"
 #include "analysis/bitcast.h"
 #include "analysis/layout_phase.h"
+#include "dump/pass_names.h"
 #include "engine/dump_context.h"
 #include "parse/attributes.h"
 #include "rules/rule_factories.h"
@@ -148,10 +149,58 @@ class ReshapeNotBitcastRule : public Rule {
   // "non-bitcast" reshape means nothing (see analysis/layout_phase.h).
   static bool LayoutsAreAssigned(RuleContext& ctx) {
     const DumpContext* dump = ctx.dump();
-    const bool dump_says = dump != nullptr && LayoutPhase::PassNamesImplyAssignedLayouts(
-                                                  dump->pipeline, dump->after_pass,
-                                                  dump->before_pass);
+    const bool dump_says =
+        dump != nullptr &&
+        (LayoutPhase::PassNamesImplyAssignedLayouts(dump->pipeline, dump->LastPass(),
+                                                     dump->before_pass) ||
+         dump->RightBeforeLayoutNormalization() || dump->after_layout_assignment ||
+         dump->reshape_decomposer != DecomposerState::kUnknown);
     return ctx.analyses().Get<LayoutPhase>().LayoutsAssigned(dump_says);
+  }
+
+  // What the dump's place in the pipeline makes of the finding: a certain
+  // failure right before LayoutNormalization, an expected intermediate state
+  // while ReshapeDecomposer has yet to run, or (unknown) the default.
+  enum class Stage { kUnknown, kBeforeLayoutNormalization, kDecomposerPending };
+
+  static Stage StageOf(const DumpContext* dump) {
+    if (dump == nullptr) return Stage::kUnknown;
+    if (dump->RightBeforeLayoutNormalization()) return Stage::kBeforeLayoutNormalization;
+    if (dump->reshape_decomposer == DecomposerState::kNotSinceLayoutAssignment) {
+      return Stage::kDecomposerPending;
+    }
+    return Stage::kUnknown;
+  }
+
+  static std::string Consequence(Stage stage, const DumpContext* dump,
+                                 const std::string& rewrite) {
+    switch (stage) {
+      case Stage::kBeforeLayoutNormalization: {
+        const bool said_by_name = IsLayoutNormalizationPass(dump->before_pass);
+        const std::string taken =
+            dump->LastPass().empty() ? std::string() : StrCat(" ", dump->Describe(), ",");
+        return StrCat(
+            "This dump was taken", taken, " right before pass 'layout_normalization'",
+            said_by_name ? "" : " (the next dump of the module is after it)",
+            ", which RET_CHECK-fails on a reshape that is not a bitcast "
+            "(ShapeUtil::ReshapeIsBitcast): compilation will fail unless ReshapeDecomposer runs "
+            "first; it would rewrite the reshape as: ",
+            rewrite);
+      }
+      case Stage::kDecomposerPending:
+        return StrCat(
+            "No ReshapeDecomposer has run since layout assignment: this dump was taken ",
+            dump->Describe(), ". ReshapeDecomposer will rewrite the reshape as: ", rewrite,
+            "; it is a problem only if it reaches LayoutNormalization without ReshapeDecomposer "
+            "running after the last pass that changes its layouts");
+      case Stage::kUnknown:
+        break;
+    }
+    return StrCat(
+        "LayoutNormalization RET_CHECK-fails on a reshape that is not a bitcast "
+        "(ShapeUtil::ReshapeIsBitcast) unless ReshapeDecomposer runs first; ReshapeDecomposer "
+        "would rewrite it as: ",
+        rewrite);
   }
 
   static void Report(RuleContext& ctx, InstrId reshape, const ReshapeBitcastCheck& check) {
@@ -160,14 +209,14 @@ class ReshapeNotBitcastRule : public Rule {
     const Shape& result = m.shape(reshape);
     const Shape& operand = m.shape(operand_id);
     const ReshapeDecomposition rewrite = DecomposeReshape(operand, result);
-    std::string message = StrCat(
-        "reshape ", WithLayoutString(operand), " -> ", WithLayoutString(result),
-        " is not a bitcast: ", Evidence(check),
-        ". LayoutNormalization RET_CHECK-fails on a reshape that is not a bitcast "
-        "(ShapeUtil::ReshapeIsBitcast) unless ReshapeDecomposer runs first; ReshapeDecomposer "
-        "would rewrite it as: ",
-        Rewrite(rewrite, result));
+    const DumpContext* dump = ctx.dump();
+    const Stage stage = StageOf(dump);
+    std::string message =
+        StrCat("reshape ", WithLayoutString(operand), " -> ", WithLayoutString(result),
+               " is not a bitcast: ", Evidence(check), ". ",
+               Consequence(stage, dump, Rewrite(rewrite, result)));
     DiagnosticBuilder diagnostic = ctx.Report(reshape, std::move(message));
+    if (stage == Stage::kDecomposerPending) diagnostic.WithSeverity(Severity::kWarning);
     diagnostic.Note(operand_id,
                     StrCat("operand produced here with layout ",
                            MinorToMajorString(MinorToMajor(operand))));
@@ -181,11 +230,13 @@ class ReshapeNotBitcastRule : public Rule {
                  "(GemmRewriter for GEMMs): a reshape layout chosen by layout assignment before "
                  "that rewrite is no longer a bitcast of it"));
     }
-    if (const DumpContext* dump = ctx.dump(); dump != nullptr && !dump->after_pass.empty()) {
-      diagnostic.Note(StrCat("this dump was taken after pass '", dump->after_pass, "'",
-                             dump->before_pass.empty()
+    // (In a dump sequence, where the finding first appears says as much.)
+    if (dump != nullptr && stage == Stage::kUnknown && !dump->LastPass().empty() &&
+        !dump->in_sequence) {
+      diagnostic.Note(StrCat("this dump was taken ", dump->Describe(),
+                             dump->before_pass.empty() || IsPipelineBoundary(dump->before_pass)
                                  ? std::string()
-                                 : StrCat(" and before '", dump->before_pass, "'")));
+                                 : StrCat(", before pass '", dump->before_pass, "'")));
     }
     diagnostic.Fix(FixHint(rewrite, operand));
   }

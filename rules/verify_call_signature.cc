@@ -95,14 +95,11 @@ class VerifyCallSignatureRule : public Rule {
     const InstrId p = m.computation(callee).parameters[param];
     if (!m.has_known_shape(arg) || !m.has_known_shape(p)) return true;
     if (Compatible(m.shape(arg), m.shape(p))) return true;
-    // Calls: a warning (XLA's tool tests pass calls with mismatched
-    // operands); while and conditional: an error.
     ctx.Report(id, StrCat("[ShapeVerifier::CheckOperandAndParameter] Operand ", operand, " (",
                           m.name(arg), ": ", HumanString(m.shape(arg)),
                           ") does not match parameter ", param, " of ",
                           m.computation_name(callee), " (", HumanString(m.shape(p)), ")"))
-        .Note(p, "parameter")
-        .WithSeverity(m.opcode(id) == Opcode::kCall ? Severity::kWarning : Severity::kError);
+        .Note(p, "parameter");
     return false;
   }
 

@@ -6,7 +6,13 @@
 // host-memory copies do not transpose or convert (ShapeVerifier::CheckShape,
 // kCopy); copy-start keeps the operand's minor-to-major order
 // (ShapeVerifier::HandleCopyStart). Only layouts written in the text are
-// compared.
+// compared. A bitcast that changes the byte size (ShapeVerifier::HandleBitcast,
+// layout-sensitive mode only) is a warning, and only when both sizes are
+// plain element count times element bytes (no tiles, padding or sub-byte
+// types make the size a backend fact): XLA's default verifier does not check
+// bitcasts, and scheduler tests carry such bitcasts.
+#include <optional>
+
 #include "analysis/shape_inference.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -32,19 +38,55 @@ class VerifyLayoutRule : public Rule {
     for (InstrId id = 0; id < m.instruction_count(); ++id) {
       const Opcode op = m.opcode(id);
       if (op != Opcode::kDynamicSlice && op != Opcode::kConcatenate && op != Opcode::kCopy &&
-          op != Opcode::kCopyStart) {
+          op != Opcode::kCopyStart && op != Opcode::kBitcast) {
         continue;
       }
       if (!m.has_known_shape(id)) continue;
       switch (op) {
         case Opcode::kDynamicSlice: case Opcode::kConcatenate: CheckPreserved(ctx, id); break;
         case Opcode::kCopy: CheckHostCopy(ctx, id); break;
+        case Opcode::kBitcast: CheckBitcastSize(ctx, id); break;
         default: CheckCopyStart(ctx, id); break;
       }
     }
   }
 
  private:
+  // ShapeUtil::ByteSizeOf of a static dense array whose layout (if written)
+  // adds nothing backend-specific; nullopt otherwise.
+  static std::optional<int64_t> PlainByteSize(const Shape& s) {
+    if (!s.IsArray() || s.IsDynamic()) return std::nullopt;
+    const int bits = PrimitiveTypeBits(s.element_type);
+    if (bits < 8 || bits % 8 != 0) return std::nullopt;
+    if (s.has_layout) {
+      const Layout& l = s.layout;
+      if (!l.tiles.empty() || l.element_size_bits != 0 || l.tail_padding_alignment != 1 ||
+          l.memory_space != 0 || l.physical_shape != nullptr || !l.split_configs.empty() ||
+          l.dynamic_shape_metadata_prefix_bytes != 0 || !l.dim_level_types.empty()) {
+        return std::nullopt;
+      }
+    }
+    const std::optional<int64_t> elements = ElementCount(s);
+    if (!elements || *elements > (int64_t{1} << 56)) return std::nullopt;
+    return *elements * (bits / 8);
+  }
+
+  static void CheckBitcastSize(RuleContext& ctx, InstrId id) {
+    const Module& m = ctx.module();
+    if (m.operands(id).size() != 1) return;
+    const InstrId operand = m.operand(id, 0);
+    if (!m.has_known_shape(operand)) return;
+    const std::optional<int64_t> out = PlainByteSize(m.shape(id));
+    const std::optional<int64_t> in = PlainByteSize(m.shape(operand));
+    if (!out || !in || *out == *in) return;
+    ctx.Report(id, StrCat("[ShapeVerifier::HandleBitcast] Bitcast cannot have different shape "
+                          "sizes of output (", *out, ") and operand (", *in, ") (",
+                          ShapeToString(m.shape(id)), ") (", ShapeToString(m.shape(operand)),
+                          ")"))
+        .Note(operand, "operand")
+        .WithSeverity(Severity::kWarning);
+  }
+
   static void CheckPreserved(RuleContext& ctx, InstrId id) {
     const Module& m = ctx.module();
     const Shape& result = m.shape(id);

@@ -199,11 +199,8 @@ class VerifyScheduleRule : public Rule {
         if (next == target_of.end()) break;
         node = next->second;
         if (node == start.first) {
-          // A warning: XLA's GPU compiler rejects cyclic pairs after
-          // scheduling, but pipelined send/recv tests carry them.
           ctx.Report(id, StrCat(kCheck, "Expected send/recv source-target pairs to be "
-                                        "non-cyclical, got ", pairs_text))
-              .WithSeverity(Severity::kWarning);
+                                        "non-cyclical, got ", pairs_text));
           return true;
         }
         if (visited.contains(node)) break;

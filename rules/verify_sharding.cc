@@ -71,10 +71,12 @@ class VerifyShardingRule : public Rule {
         continue;
       }
       if (text != first_text) {
+        // Whitespace is dropped only to compare; the message quotes the text.
         ctx.Report(caller, StrCat("[InstructionVerifier::VerifyConsistentSharding] Inconsistent ",
                                   OpcodeName(m.opcode(caller)), " sharding among instructions: ",
-                                  m.name(first), " has ", first_text, ", ", m.name(id), " has ",
-                                  text))
+                                  m.name(first), " has ",
+                                  AttributeText(m, first, AttrName::kSharding), ", ", m.name(id),
+                                  " has ", AttributeText(m, id, AttrName::kSharding)))
             .Note(first, "sharding here")
             .Note(id, "differs from this one");
         return;

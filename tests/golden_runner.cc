@@ -14,12 +14,15 @@
 // Every diagnostic must be expected and every expectation met.
 // `// RUN: select=a,b` chooses the rules (default: every registered rule).
 // `// RUN: options={json}` passes rule options ({"rule-id": {...}}).
+// `// RUN: dump=<XLA dump file name>` lints the file as if it had that name
+// (rules see the module, step and passes: engine/dump_context.h).
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "engine/dump_sequence.h"
 #include "engine/lint.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
@@ -109,7 +112,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<Expectation> expectations;
-  std::string select, options_json;
+  std::string select, options_json, dump_name;
   std::string line;
   uint32_t number = 0;
   std::vector<std::string> errors;
@@ -121,6 +124,10 @@ int main(int argc, char** argv) {
     }
     if (auto p = line.find("// RUN: options="); p != std::string::npos) {
       options_json = line.substr(p + 16);
+      continue;
+    }
+    if (auto p = line.find("// RUN: dump="); p != std::string::npos) {
+      dump_name = line.substr(p + 13);
       continue;
     }
     Expectation e;
@@ -150,6 +157,15 @@ int main(int argc, char** argv) {
     }
   }
   if (!options_json.empty()) options.rule_options = nlohmann::json::parse(options_json);
+  std::optional<DumpContext> dump;
+  if (!dump_name.empty()) {
+    dump = DumpContextFromFileName(dump_name);
+    if (!dump) {
+      std::cerr << path << ": RUN line dump= is not an XLA dump file name: " << dump_name << "\n";
+      return 2;
+    }
+    options.dump = &*dump;
+  }
   FileResult result = LintFile(path, path, options);
   if (result.io_error) {
     std::cerr << result.io_error_message << "\n";

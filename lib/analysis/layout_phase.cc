@@ -83,6 +83,10 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
     if (unassigned_evidence_ || (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode))) {
       continue;
     }
+    // A copy changes layouts on purpose after layout assignment
+    // (ReshapeDecomposer inserts such copies; LayoutNormalization::HandleCopy
+    // turns them into transposes).
+    if (opcode == Opcode::kCopy) continue;
     if (m.computation(m.parent(id)).is_fusion_computation) continue;
     if (!shape.IsArray() || !shape.has_layout) continue;
     for (InstrId operand : m.operands(id)) {

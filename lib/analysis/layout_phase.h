@@ -24,9 +24,10 @@ class LayoutPhase {
   // descending one (size-1 dimensions aside), and not a bitcast of its
   // operand either (torch-xla writes those for views).
   bool has_assignment_evidence() const { return assignment_evidence_; }
-  // An element-wise op outside fusions whose operand is laid out unlike its
-  // result: layout assignment never leaves that behind (LayoutNormalization
-  // rejects it), so the layouts are the front end's.
+  // An element-wise op outside fusions (copy aside: copies change layouts on
+  // purpose) whose operand is laid out unlike its result: layout assignment
+  // never leaves that behind (LayoutNormalization rejects it), so the
+  // layouts are the front end's.
   bool has_unassigned_evidence() const { return unassigned_evidence_; }
 
   // Names from a per-pass dump file name that place it after layout

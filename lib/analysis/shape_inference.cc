@@ -42,6 +42,16 @@ bool HasUnboundedDimension(const Shape& shape) {
   return false;
 }
 
+bool UnboundedShapeCache::Has(const Shape& shape) {
+  if (!shape.IsTuple() || shape.id == kNoShape) {
+    if (shape.dynamic_dimensions.empty() && shape.tuple_shapes.empty()) return false;
+    return HasUnboundedDimension(shape);
+  }
+  if (shape.id >= state_.size()) state_.resize(shape.id + 1, 0);
+  if (state_[shape.id] == 0) state_[shape.id] = HasUnboundedDimension(shape) ? 2 : 1;
+  return state_[shape.id] == 2;
+}
+
 bool SameElementTypeIgnoringFpPrecision(PrimitiveType a, PrimitiveType b) {
   if (IsFloatingPoint(a) && IsFloatingPoint(b)) return true;
   return a == b;
@@ -122,7 +132,7 @@ bool InferUnaryOpShape(Opcode opcode, const Shape& x, Shape* out, std::string* e
   }
   if (!ExpectArray(x, "operand of unary operation", error)) return false;
   const PrimitiveType t = x.element_type;
-  const std::string op(OpcodeName(opcode));
+  const std::string_view op = OpcodeName(opcode);
   CopyShape(x, out);
   switch (opcode) {
     case Opcode::kFloor: case Opcode::kCeil: case Opcode::kRoundNearestAfz:
@@ -197,9 +207,9 @@ bool InferUnaryOpShape(Opcode opcode, const Shape& x, Shape* out, std::string* e
 
 bool InferBinaryOpShape(Opcode opcode, const Shape& lhs, const Shape& rhs, Shape* out,
                         std::string* error) {
-  const std::string op(OpcodeName(opcode));
-  if (!ExpectArray(lhs, StrCat("lhs of binary operation ", op), error) ||
-      !ExpectArray(rhs, StrCat("rhs of binary operation ", op), error)) {
+  const std::string_view op = OpcodeName(opcode);
+  if ((!lhs.IsArray() && !ExpectArray(lhs, StrCat("lhs of binary operation ", op), error)) ||
+      (!rhs.IsArray() && !ExpectArray(rhs, StrCat("rhs of binary operation ", op), error))) {
     return false;
   }
   switch (opcode) {

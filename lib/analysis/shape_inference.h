@@ -71,6 +71,17 @@ struct ScatterDimensionNumbers {
 std::string HumanString(const Shape& shape);
 // True when some dimension of the shape (or a tuple element) is `?`.
 bool HasUnboundedDimension(const Shape& shape);
+
+// HasUnboundedDimension memoised per interned tuple shape: a big parameter
+// tuple is the operand of every get-tuple-element that reads it, so
+// recomputing would be quadratic.
+class UnboundedShapeCache {
+ public:
+  bool Has(const Shape& shape);
+
+ private:
+  std::vector<uint8_t> state_;  // by ShapeId: 0 unknown, 1 bounded, 2 unbounded
+};
 // ShapeUtil::SameElementTypeIgnoringFpPrecision for element types.
 bool SameElementTypeIgnoringFpPrecision(PrimitiveType a, PrimitiveType b);
 

@@ -1,7 +1,10 @@
 #include "analysis/verify_collectives.h"
 
+#include <utility>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "analysis/verify_text.h"
 #include "parse/attributes.h"
 #include "util/strings.h"
 
@@ -73,9 +76,20 @@ bool CollectiveChecker::GroupMode(InstrId id, bool has_use_global_device_ids,
 }
 
 bool CollectiveChecker::LoadGroups(InstrId id) {
+  if (m_.FindAttribute(id, AttrName::kReplicaGroups) == nullptr) {
+    groups_.clear();
+    groups_known_ = true;
+    groups_text_valid_ = false;
+    return true;
+  }
+  // Collectives of one dump mostly repeat the same groups: reuse the last
+  // parse when the text is the same.
+  const std::string_view text = AttributeText(m_, id, AttrName::kReplicaGroups);
+  if (groups_text_valid_ && text == groups_text_) return groups_known_;
+  groups_text_ = text;
+  groups_text_valid_ = true;
   groups_.clear();
   groups_known_ = true;
-  if (m_.FindAttribute(id, AttrName::kReplicaGroups) == nullptr) return true;
   std::optional<ReplicaGroups> groups = ReplicaGroupsAttr(m_, id);
   if (!groups || !groups->expanded || groups->form == ReplicaGroups::Form::kMesh) {
     groups_known_ = false;
@@ -112,23 +126,33 @@ bool CollectiveChecker::CheckReplicaGroups(InstrId, CollectiveGroupMode mode, bo
     }
     return true;
   }
-  absl::flat_hash_set<int64_t> seen;
+  // Ids are small in practice: a bitmap over [0, total) finds repeats and
+  // gaps without hashing; an id outside it leaves a gap below the count of
+  // distinct ids, so only repeats among such ids need the set.
+  size_t total = 0;
+  for (const std::vector<int64_t>& group : groups_) total += group.size();
+  seen_.assign(total, 0);
+  absl::flat_hash_set<int64_t> outside;
+  int64_t distinct = 0;
   for (const std::vector<int64_t>& group : groups_) {
     if (group.empty()) {
       return Fail(kCheck, "Instruction cannot have an empty replica group", f,
                   AttrName::kReplicaGroups);
     }
     for (int64_t replica : group) {
-      if (!seen.insert(replica).second) {
+      const bool inside = replica >= 0 && static_cast<size_t>(replica) < total;
+      const bool fresh = inside ? !std::exchange(seen_[replica], 1) : outside.insert(replica).second;
+      if (!fresh) {
         return Fail(kCheck, StrCat("Replica ", replica,
                                    " is repeated in instruction's replica-groups"),
                     f, AttrName::kReplicaGroups);
       }
+      ++distinct;
     }
   }
-  const int64_t n = static_cast<int64_t>(seen.size());
+  const int64_t n = distinct;
   for (int64_t i = 0; i < n; ++i) {
-    if (!seen.contains(i)) {
+    if (!seen_[i]) {
       return Fail(kCheck, StrCat("Replica ", i, " is not named in instruction's replica-groups"),
                   f, AttrName::kReplicaGroups);
     }
@@ -167,10 +191,21 @@ bool CollectiveChecker::CheckReplicaGroups(InstrId, CollectiveGroupMode mode, bo
 }
 
 bool CollectiveChecker::Check(InstrId id, VerifyFinding* f) {
-  if (!m_.has_known_shape(id) || HasUnboundedDimension(m_.shape(id))) return true;
+  switch (m_.opcode(id)) {
+    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kReduceScatter:
+    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllToAll:
+    case Opcode::kRaggedAllToAll: case Opcode::kCollectivePermute:
+    case Opcode::kCollectivePermuteStart: case Opcode::kAllGatherDone:
+    case Opcode::kAllReduceDone: case Opcode::kCollectivePermuteDone:
+    case Opcode::kCollectiveBroadcast:
+      break;
+    default:
+      return true;
+  }
+  if (!m_.has_known_shape(id) || unbounded_.Has(m_.shape(id))) return true;
   operands_.clear();
   for (InstrId op : m_.operands(id)) {
-    if (!m_.has_known_shape(op) || HasUnboundedDimension(m_.shape(op))) return true;
+    if (!m_.has_known_shape(op) || unbounded_.Has(m_.shape(op))) return true;
     operands_.push_back(&m_.shape(op));
   }
   arena_.Reset();

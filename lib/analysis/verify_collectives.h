@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "analysis/shape_inference.h"
@@ -50,11 +51,16 @@ class CollectiveChecker {
   int64_t num_partitions_;
   std::vector<std::vector<int64_t>> groups_;
   bool groups_known_ = true;
+  // The replica_groups text groups_ was parsed from (LoadGroups reuses it).
+  std::string_view groups_text_;
+  bool groups_text_valid_ = false;
   Shape inferred_;
   Shape scratch_;
   ShapeArena arena_;
+  UnboundedShapeCache unbounded_;
   std::string error_;
   std::vector<const Shape*> operands_;
+  std::vector<uint8_t> seen_;  // replica ids named so far (CheckReplicaGroups)
 };
 
 }  // namespace hlolint

@@ -2,6 +2,7 @@
 
 #include "analysis/verify_text.h"
 #include "parse/attributes.h"
+#include "util/hash.h"
 #include "util/strings.h"
 
 namespace hlolint {
@@ -13,13 +14,33 @@ bool IsUnaryVisitedAsElementwise(Opcode op) {
   return (IsElementwiseUnary(op) && op != Opcode::kBitcastConvert);
 }
 
-std::string UnaryHandler(Opcode op) {
+std::string_view UnaryHandler(Opcode op) {
   switch (op) {
     case Opcode::kConvert: return "ShapeVerifier::HandleConvert";
     case Opcode::kBitcastConvert: return "ShapeVerifier::HandleBitcastConvert";
     case Opcode::kCopy: return "ShapeVerifier::HandleCopy";
     case Opcode::kReducePrecision: return "ShapeVerifier::HandleReducePrecision";
     default: return "ShapeVerifier::HandleElementwiseUnary";
+  }
+}
+
+// Opcodes checked elsewhere (verify-call-signature, verify-async-pairs,
+// verify-collectives, verify-channels) or not at all (bitcast: only the
+// layout-sensitive verifier compares sizes): skipped before any work.
+bool HasShapeCheck(Opcode op) {
+  switch (op) {
+    case Opcode::kParameter: case Opcode::kConstant: case Opcode::kBitcast:
+    case Opcode::kFusion: case Opcode::kCall: case Opcode::kWhile: case Opcode::kConditional:
+    case Opcode::kAsyncStart: case Opcode::kAsyncUpdate: case Opcode::kAsyncDone:
+    case Opcode::kCopyStart: case Opcode::kCopyDone:
+    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kAllGatherDone:
+    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllReduceDone:
+    case Opcode::kReduceScatter: case Opcode::kAllToAll: case Opcode::kRaggedAllToAll:
+    case Opcode::kCollectivePermute: case Opcode::kCollectivePermuteStart:
+    case Opcode::kCollectivePermuteDone: case Opcode::kCollectiveBroadcast:
+      return false;
+    default:
+      return true;
   }
 }
 
@@ -49,9 +70,10 @@ bool ShapeChecker::InferenceFailed(std::string_view check, VerifyFinding* f, Att
   return false;
 }
 
-std::vector<int64_t> ShapeChecker::Ints(InstrId id, AttrName name) const {
-  std::optional<std::vector<int64_t>> values = IntListAttr(m_, id, name);
-  return values ? std::move(*values) : std::vector<int64_t>();
+const std::vector<int64_t>& ShapeChecker::Ints(InstrId id, AttrName name,
+                                               std::vector<int64_t>* out) const {
+  IntListAttrInto(m_, id, name, out);
+  return *out;
 }
 
 bool ShapeChecker::Compare(InstrId id, const Shape& inferred, bool strict, std::string_view check,
@@ -73,15 +95,7 @@ bool ShapeChecker::Compare(InstrId id, const Shape& inferred, bool strict, std::
 bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
   if (!m_.has_known_shape(id)) return true;
   const Shape& result = m_.shape(id);
-  if (HasUnboundedDimension(result)) return true;
-  operands_.clear();
-  for (InstrId op : m_.operands(id)) {
-    if (!m_.has_known_shape(op)) return true;
-    const Shape& shape = m_.shape(op);
-    if (HasUnboundedDimension(shape)) return true;
-    operands_.push_back(&shape);
-  }
-  arena_.Reset();
+  if (unbounded_.Has(result)) return true;
   const Opcode op = m_.opcode(id);
   if (m_.instr(id).attr_count != 0 && op != Opcode::kCall &&
       m_.FindAttribute(id, AttrName::kOrigin) != nullptr &&
@@ -92,6 +106,15 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
                        HumanString(result)),
                 f, AttrName::kOrigin);
   }
+  if (!HasShapeCheck(op)) return true;
+  operands_.clear();
+  for (InstrId operand_id : m_.operands(id)) {
+    if (!m_.has_known_shape(operand_id)) return true;
+    const Shape& shape = m_.shape(operand_id);
+    if (unbounded_.Has(shape)) return true;
+    operands_.push_back(&shape);
+  }
+  arena_.Reset();
   if (IsElementwiseUnary(op) || IsElementwiseBinary(op) || op == Opcode::kSelect ||
       op == Opcode::kClamp) {
     return CheckElementwise(id, f);
@@ -101,10 +124,26 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
 
 bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
   const Opcode op = m_.opcode(id);
+  // reduce-precision also depends on its bit counts; everything else only on
+  // the shapes (compare's type= is checked separately, every time).
+  const bool memo = op != Opcode::kReducePrecision && operands_.size() <= 3;
+  std::array<uint32_t, 5> key{static_cast<uint32_t>(op), m_.shape(id).id, kNoShape, kNoShape,
+                              kNoShape};
+  if (memo) {
+    for (size_t i = 0; i < operands_.size(); ++i) key[i + 2] = operands_[i]->id;
+    if (elementwise_ok_.contains(key)) return CheckCompareType(id, f);
+  }
+  if (!CheckElementwiseShapes(id, f)) return false;
+  if (memo) elementwise_ok_.insert(key);
+  return CheckCompareType(id, f);
+}
+
+bool ShapeChecker::CheckElementwiseShapes(InstrId id, VerifyFinding* f) {
+  const Opcode op = m_.opcode(id);
   const Shape& result = m_.shape(id);
   if (IsElementwiseUnary(op)) {
     if (operands_.size() != 1) return true;  // verify-operand-count reports it
-    const std::string check = UnaryHandler(op);
+    const std::string_view check = UnaryHandler(op);
     bool ok;
     if (op == Opcode::kConvert) {
       ok = InferConvertShape(operand(0), result.element_type, &inferred_, &error_);
@@ -148,7 +187,11 @@ bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
       return InferenceFailed("InstructionVerifier::CheckElementwiseInstruction", f);
     }
   }
-  if (op == Opcode::kCompare) {
+  return true;
+}
+
+bool ShapeChecker::CheckCompareType(InstrId id, VerifyFinding* f) {
+  if (m_.opcode(id) == Opcode::kCompare && operands_.size() == 2) {
     std::optional<std::string_view> type = IdentAttr(m_, id, AttrName::kType);
     if (!type) return true;  // the parser fills in the default
     const PrimitiveType t = operand(1).element_type;
@@ -173,13 +216,62 @@ bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
   return true;
 }
 
+namespace {
+
+// Shape ops whose checks depend only on the operand and result shapes, the
+// instruction's number (iota dimension, tuple index), whether its shape was
+// written, and at most the one attribute returned in *attribute.
+bool ShapeOpIsMemoizable(Opcode op, AttrName* attribute) {
+  switch (op) {
+    case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kReverse:
+    case Opcode::kConcatenate: case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
+      *attribute = AttrName::kDimensions;
+      return true;
+    case Opcode::kSlice: *attribute = AttrName::kSlice; return true;
+    case Opcode::kDynamicSlice: *attribute = AttrName::kDynamicSliceSizes; return true;
+    case Opcode::kPad: *attribute = AttrName::kPadding; return true;
+    case Opcode::kReshape: case Opcode::kDynamicReshape: case Opcode::kDynamicUpdateSlice:
+    case Opcode::kIota: case Opcode::kGetTupleElement: case Opcode::kTuple:
+      *attribute = AttrName::kUnknown;
+      return true;
+    default:
+      return false;
+  }
+}
+
+uint64_t Mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull + (h >> 29); }
+
+}  // namespace
+
 bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
+  const Opcode op = m_.opcode(id);
+  AttrName attribute = AttrName::kUnknown;
+  if (!ShapeOpIsMemoizable(op, &attribute)) return CheckShapeOpsUncached(id, f);
+  // Dumps repeat the same (op, shapes, attribute) many times: check each
+  // combination once. Operand shape ids and the attribute text are hashed.
+  const Instruction& in = m_.instr(id);
+  uint64_t operands = operands_.size();
+  for (const Shape* s : operands_) operands = Mix(operands, s->id);
+  uint64_t text = 0;
+  if (attribute != AttrName::kUnknown && m_.FindAttribute(id, attribute) != nullptr) {
+    text = StringViewHash()(AttributeText(m_, id, attribute)) | 1;
+  }
+  const std::array<uint64_t, 4> key{
+      (static_cast<uint64_t>(op) << 32) | m_.shape(id).id, operands, text,
+      (static_cast<uint64_t>(in.number) << 1) | (in.has(Instruction::kShapeWritten) ? 1 : 0)};
+  if (shape_ops_ok_.contains(key)) return true;
+  if (!CheckShapeOpsUncached(id, f)) return false;
+  shape_ops_ok_.insert(key);
+  return true;
+}
+
+bool ShapeChecker::CheckShapeOpsUncached(InstrId id, VerifyFinding* f) {
   const Opcode op = m_.opcode(id);
   const Shape& result = m_.shape(id);
   const Instruction& in = m_.instr(id);
   switch (op) {
     case Opcode::kBroadcast: {
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (!CheckBroadcastShape(operand(0), dims, result, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleBroadcast", f, AttrName::kDimensions);
       }
@@ -212,7 +304,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
       return true;
     }
     case Opcode::kTranspose: {
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (!InferTransposeShape(operand(0), dims, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleTranspose", f, AttrName::kDimensions);
       }
@@ -227,7 +319,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
       return true;
     }
     case Opcode::kReverse: {
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (!InferReverseShape(operand(0), dims, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleReverse", f, AttrName::kDimensions);
       }
@@ -243,7 +335,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
       return Compare(id, inferred_, false, "ShapeVerifier::HandleSlice", f);
     }
     case Opcode::kDynamicSlice: {
-      const std::vector<int64_t> sizes = Ints(id, AttrName::kDynamicSliceSizes);
+      const std::vector<int64_t>& sizes = Ints(id, AttrName::kDynamicSliceSizes, &ints_);
       std::span<const Shape* const> indices(operands_.data() + 1, operands_.size() - 1);
       if (!InferDynamicSliceShape(operand(0), indices, sizes, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleDynamicSlice", f);
@@ -262,7 +354,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
       return Compare(id, inferred_, true, "ShapeVerifier::HandleDynamicUpdateSlice", f);
     }
     case Opcode::kConcatenate: {
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (dims.size() != 1) return true;  // the parser reports it
       if (!InferConcatenateShape(operands_, dims[0], &inferred_, &error_)) {
         InferenceFailed("ShapeVerifier::HandleConcatenate", f);
@@ -298,7 +390,7 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
       const bool get = op == Opcode::kGetDimensionSize;
       const char* check = get ? "ShapeVerifier::HandleGetDimensionSize"
                               : "ShapeVerifier::HandleSetDimensionSize";
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (dims.size() != 1) return true;
       const bool ok = get ? InferGetDimensionSizeShape(operand(0), dims[0], &inferred_, &error_)
                           : InferSetDimensionSizeShape(operand(0), operand(1), dims[0],

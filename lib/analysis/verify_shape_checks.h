@@ -3,8 +3,12 @@
 // transpose and get-tuple-element. Used by the verify-shape rule.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include "absl/container/flat_hash_set.h"
 
 #include "analysis/shape_inference.h"
 #include "analysis/verify_signatures.h"
@@ -34,7 +38,10 @@ class ShapeChecker {
 
  private:
   bool CheckElementwise(InstrId id, VerifyFinding* f);
+  bool CheckElementwiseShapes(InstrId id, VerifyFinding* f);
+  bool CheckCompareType(InstrId id, VerifyFinding* f);
   bool CheckShapeOps(InstrId id, VerifyFinding* f);
+  bool CheckShapeOpsUncached(InstrId id, VerifyFinding* f);
   bool CheckComputeOps(InstrId id, VerifyFinding* f);
   bool CheckMisc(InstrId id, VerifyFinding* f);
 
@@ -48,15 +55,28 @@ class ShapeChecker {
   bool InferenceFailed(std::string_view check, VerifyFinding* f,
                        AttrName attribute = AttrName::kUnknown);
   const Shape& operand(size_t i) const { return *operands_[i]; }
-  std::vector<int64_t> Ints(InstrId id, AttrName name) const;
+  // Reads an integer-list attribute into `*out` (empty when absent).
+  const std::vector<int64_t>& Ints(InstrId id, AttrName name, std::vector<int64_t>* out) const;
 
   const Module& m_;
   const ComputationSignatures& signatures_;
   Shape inferred_;
   ShapeArena arena_;
+  UnboundedShapeCache unbounded_;
   ShapeTable attribute_shapes_;
   std::string error_;
   std::vector<const Shape*> operands_;
+  // Elementwise (opcode, operand shapes, result shape) combinations already
+  // found consistent: the shape checks of an elementwise op depend on
+  // nothing else, and dumps repeat a few hundred combinations many times.
+  absl::flat_hash_set<std::array<uint32_t, 5>> elementwise_ok_;
+  // The same for the shape ops (see CheckShapeOps).
+  absl::flat_hash_set<std::array<uint64_t, 4>> shape_ops_ok_;
+  // Scratch for attributes, reused across instructions.
+  std::vector<int64_t> ints_;
+  DotDimensionNumbers dot_;
+  GatherDimensionNumbers gather_;
+  ScatterDimensionNumbers scatter_;
 };
 
 }  // namespace hlolint

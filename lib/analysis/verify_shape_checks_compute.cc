@@ -55,11 +55,11 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
       const char* check = scaled ? "ShapeVerifier::HandleScaledDot" : "ShapeVerifier::HandleDot";
       // Sparse dots (older XLA) carry metadata operands: not modelled.
       if (operands_.size() != (scaled ? 4u : 2u)) return true;
-      DotDimensionNumbers dnums;
-      dnums.lhs_contracting = Ints(id, AttrName::kLhsContractingDims);
-      dnums.rhs_contracting = Ints(id, AttrName::kRhsContractingDims);
-      dnums.lhs_batch = Ints(id, AttrName::kLhsBatchDims);
-      dnums.rhs_batch = Ints(id, AttrName::kRhsBatchDims);
+      DotDimensionNumbers& dnums = dot_;
+      Ints(id, AttrName::kLhsContractingDims, &dnums.lhs_contracting);
+      Ints(id, AttrName::kRhsContractingDims, &dnums.rhs_contracting);
+      Ints(id, AttrName::kLhsBatchDims, &dnums.lhs_batch);
+      Ints(id, AttrName::kRhsBatchDims, &dnums.rhs_batch);
       if (scaled) {
         if (!CheckScale(operand(0), operand(2), dnums.lhs_contracting, "lhs", &error_) ||
             !CheckScale(operand(1), operand(3), dnums.rhs_contracting, "rhs", &error_)) {
@@ -92,7 +92,7 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
     }
     case Opcode::kReduce: {
       if (called.empty() || !signatures_.Get(called[0], &program)) return true;
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (!InferReduceShape(operands_, dims, program, arena_, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleReduce", f);
       }
@@ -133,7 +133,7 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
     }
     case Opcode::kSort: {
       if (called.empty() || !signatures_.Get(called[0], &program)) return true;
-      const std::vector<int64_t> dims = Ints(id, AttrName::kDimensions);
+      const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (dims.size() != 1) return true;
       if (!InferSortShape(operands_, dims[0], program, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleSort", f);
@@ -141,14 +141,14 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
       return Compare(id, inferred_, false, "ShapeVerifier::HandleSort", f);
     }
     case Opcode::kGather: {
-      GatherDimensionNumbers dnums;
-      dnums.offset_dims = Ints(id, AttrName::kOffsetDims);
-      dnums.collapsed_slice_dims = Ints(id, AttrName::kCollapsedSliceDims);
-      dnums.start_index_map = Ints(id, AttrName::kStartIndexMap);
-      dnums.operand_batching_dims = Ints(id, AttrName::kOperandBatchingDims);
-      dnums.start_indices_batching_dims = Ints(id, AttrName::kStartIndicesBatchingDims);
+      GatherDimensionNumbers& dnums = gather_;
+      Ints(id, AttrName::kOffsetDims, &dnums.offset_dims);
+      Ints(id, AttrName::kCollapsedSliceDims, &dnums.collapsed_slice_dims);
+      Ints(id, AttrName::kStartIndexMap, &dnums.start_index_map);
+      Ints(id, AttrName::kOperandBatchingDims, &dnums.operand_batching_dims);
+      Ints(id, AttrName::kStartIndicesBatchingDims, &dnums.start_indices_batching_dims);
       dnums.index_vector_dim = IntAttr(m_, id, AttrName::kIndexVectorDim).value_or(0);
-      const std::vector<int64_t> sizes = Ints(id, AttrName::kSliceSizes);
+      const std::vector<int64_t>& sizes = Ints(id, AttrName::kSliceSizes, &ints_);
       if (!InferGatherShape(operand(0), operand(1), dnums, sizes, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleGather", f);
       }
@@ -156,12 +156,12 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
     }
     case Opcode::kScatter: {
       if (called.empty() || !signatures_.Get(called[0], &program)) return true;
-      ScatterDimensionNumbers dnums;
-      dnums.update_window_dims = Ints(id, AttrName::kUpdateWindowDims);
-      dnums.inserted_window_dims = Ints(id, AttrName::kInsertedWindowDims);
-      dnums.scatter_dims_to_operand_dims = Ints(id, AttrName::kScatterDimsToOperandDims);
-      dnums.input_batching_dims = Ints(id, AttrName::kInputBatchingDims);
-      dnums.scatter_indices_batching_dims = Ints(id, AttrName::kScatterIndicesBatchingDims);
+      ScatterDimensionNumbers& dnums = scatter_;
+      Ints(id, AttrName::kUpdateWindowDims, &dnums.update_window_dims);
+      Ints(id, AttrName::kInsertedWindowDims, &dnums.inserted_window_dims);
+      Ints(id, AttrName::kScatterDimsToOperandDims, &dnums.scatter_dims_to_operand_dims);
+      Ints(id, AttrName::kInputBatchingDims, &dnums.input_batching_dims);
+      Ints(id, AttrName::kScatterIndicesBatchingDims, &dnums.scatter_indices_batching_dims);
       dnums.index_vector_dim = IntAttr(m_, id, AttrName::kIndexVectorDim).value_or(0);
       if (!InferScatterShape(operands_, dnums, program, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleScatter", f);
@@ -191,7 +191,7 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
     case Opcode::kFft: {
       std::optional<std::string_view> type = IdentAttr(m_, id, AttrName::kFftType);
       if (!type) return true;
-      const std::vector<int64_t> length = Ints(id, AttrName::kFftLength);
+      const std::vector<int64_t>& length = Ints(id, AttrName::kFftLength, &ints_);
       if (!InferFftShape(operand(0), *type, length, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleFft", f);
       }
@@ -326,8 +326,9 @@ bool ShapeChecker::CheckMisc(InstrId id, VerifyFinding* f) {
       return true;
     }
     case Opcode::kCustomCall: {
-      if (!m_.FindAttribute(id, AttrName::kCustomCallTarget)) return true;
-      if (CustomCallTarget(m_, id) != "GetRngSeed") return true;
+      if (RawStringAttr(m_, id, AttrName::kCustomCallTarget).value_or("") != "GetRngSeed") {
+        return true;
+      }
       if (!operands_.empty()) {
         return Fail("ShapeVerifier::HandleCustomCall", "GetRngSeed custom call must have 0 operands",
                     f);

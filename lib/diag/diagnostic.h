@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,38 @@ struct ProgramSource {
   int64_t line = 0;
 };
 
+// One dump of a dump sequence, as a finding's history names it.
+struct DumpPoint {
+  std::string file;                  // the dump's path, as shown
+  std::optional<int64_t> step;
+  std::string pipeline;
+  std::string after_pass;
+  std::string before_pass;
+  std::string description;           // "after pass 'P' (pipeline 'Q', step N)", ...
+  // Steps missing from the sequence just before this dump (the previous
+  // dump has step missing_from - 1): a pass in that gap may be the one.
+  std::optional<int64_t> missing_from;
+  std::optional<int64_t> missing_to;
+};
+
+// Where a finding of a dump sequence (the per-pass dumps of one module)
+// appears: set in sequence mode, shared by every report of the finding.
+struct DumpHistory {
+  DumpPoint first_seen;
+  bool in_first_dump = false;   // already in the sequence's first dump
+  DumpPoint last_seen;
+  bool in_last_dump = false;    // still in the sequence's last dump
+  std::optional<DumpPoint> fixed_after;  // the first dump without it, after its last appearance
+  uint32_t dumps = 0;           // how many dumps of the sequence have it
+  uint32_t sequence_dumps = 0;  // how many dumps the sequence has
+  Severity first_severity = Severity::kError;
+  // A finding that was fixed and came back: this history is of its return
+  // (first_seen is where it came back). earliest_seen is where it first
+  // appeared in the sequence, earlier_fixed_after where it was last fixed.
+  std::optional<DumpPoint> earliest_seen;
+  std::optional<DumpPoint> earlier_fixed_after;
+};
+
 struct Diagnostic {
   std::string rule;  // e.g. "reshape-not-bitcast"
   Severity severity = Severity::kError;
@@ -61,6 +94,8 @@ struct Diagnostic {
   std::string source_line;  // text of the primary line (clipped)
   uint32_t source_line_offset = 0;  // byte offset of source_line in its line
   std::string fingerprint;
+  // Sequence mode only (see engine/dump_sequence.h).
+  std::shared_ptr<const DumpHistory> history;
 };
 
 // Computes line/column of every span and copies the primary source line, so

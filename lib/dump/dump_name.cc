@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "util/strings.h"
+
 namespace hlolint {
 namespace {
 
@@ -28,15 +30,35 @@ bool SplitStep(std::string_view text, std::string* module, int64_t* step, std::s
     if (digits < 4) continue;
     if (begin != 0 && text[begin - 1] != '.') continue;
     if (end + 1 >= text.size()) continue;
+    // A step too long for int64 is no step XLA wrote.
+    if (!ParseIntText(text.substr(begin, digits), step)) continue;
     *module = begin == 0 ? "" : std::string(text.substr(0, begin - 1));
-    *step = std::stoll(std::string(text.substr(begin, digits)));
     *rest = std::string(text.substr(end + 1));
     return true;
   }
   return false;
 }
 
+// "[<timestamp>.]module_<4+ digits>." at the start of a name.
+bool StartsLikeDumpName(std::string_view name) {
+  const size_t module_pos = name.find("module_");
+  if (module_pos == std::string_view::npos) return false;
+  if (module_pos > 0) {
+    const std::string_view prefix = name.substr(0, module_pos);
+    if (prefix.back() != '.' || !AllDigits(prefix.substr(0, prefix.size() - 1))) return false;
+  }
+  size_t digits = module_pos + 7;
+  while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[digits]))) ++digits;
+  return digits - (module_pos + 7) >= 4 && digits < name.size() && name[digits] == '.';
+}
+
 }  // namespace
+
+bool IsNonHloDumpArtifact(std::string_view name) {
+  if (!StartsLikeDumpName(name)) return false;
+  return EndsWith(name, "-buffer-assignment.txt") || EndsWith(name, "-memory-usage-report.txt") ||
+         EndsWith(name, ".thunk_sequence.txt");
+}
 
 std::optional<DumpFileName> ParseDumpFileName(std::string_view name) {
   if (!EndsWith(name, ".txt")) return std::nullopt;

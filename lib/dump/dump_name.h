@@ -43,4 +43,10 @@ struct DumpFileName {
 // too, since they are not HLO).
 std::optional<DumpFileName> ParseDumpFileName(std::string_view basename);
 
+// Text files XLA writes next to its HLO dumps that are not HLO: buffer
+// assignments (`...-buffer-assignment.txt`), memory usage reports
+// (`...-memory-usage-report.txt`) and GPU thunk sequences
+// (`...thunk_sequence.txt`). Directory scans skip them.
+bool IsNonHloDumpArtifact(std::string_view basename);
+
 }  // namespace hlolint

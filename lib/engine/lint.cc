@@ -103,6 +103,7 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
   FileResult result;
   result.path = file.path();
   result.bytes = file.size();
+  if (options.dump != nullptr) result.dump = *options.dump;
   static const nlohmann::json kNoOptions = nlohmann::json::object();
   std::vector<Diagnostic>& diagnostics = result.diagnostics;
   ParseModules(
@@ -112,6 +113,7 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
         result.computations += parsed.computation_count;
         result.instructions += parsed.instruction_count;
         if (parsed.error) {
+          ++result.unparsed_modules;
           ReportParseFailure(parsed, options, &diagnostics);
           return;
         }
@@ -156,6 +158,7 @@ FileResult LintFile(const std::string& path, const std::string& display_path,
     result.path = display_path;
     result.io_error = true;
     result.io_error_message = std::string(file.status().message());
+    if (options.dump != nullptr) result.dump = *options.dump;
     return result;
   }
   return LintSource(**file, options);

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,22 @@ struct LintOptions {
   const DumpContext* dump = nullptr;
 };
 
+// A dump sequence (several dumps of one module, see engine/dump_sequence.h)
+// as reporters name it: the files of one sequence come together in step
+// order and share one of these.
+struct DumpSequenceInfo {
+  std::string directory;
+  std::string timestamp;
+  std::string module_id;
+  std::string module_name;
+  uint32_t dumps = 0;
+  std::optional<int64_t> first_step;
+  std::optional<int64_t> last_step;
+  uint32_t missing_steps = 0;  // gaps in the step numbers
+  uint32_t findings = 0;       // distinct findings over the sequence (a return after a fix counts again)
+  uint32_t fixed = 0;          // of which gone by the last dump
+};
+
 // Everything reported for one input file. Self-contained: holds no IR and
 // no file contents, so results of many files can be kept cheaply.
 struct FileResult {
@@ -37,9 +55,20 @@ struct FileResult {
   uint32_t computations = 0;
   uint64_t instructions = 0;
   uint64_t bytes = 0;
+  // Modules that did not parse (or are not HLO text), whether or not
+  // parse-error is selected: dump sequences must not take a finding that
+  // is missing from such a file as fixed.
+  uint32_t unparsed_modules = 0;
   uint32_t suppressed = 0;  // diagnostics silenced by `// hlolint: ignore[...]`
   // Sorted by position, then rule; positions resolved, fingerprints set.
   std::vector<Diagnostic> diagnostics;
+  // What the file's XLA dump name (or --assume-pass) says about it.
+  std::optional<DumpContext> dump;
+  // Set for the files of a dump sequence.
+  std::shared_ptr<const DumpSequenceInfo> sequence;
+  // Sequence mode: diagnostics not reported here because an earlier dump of
+  // the sequence reported the same finding (--every-dump reports them).
+  uint32_t repeats_not_reported = 0;
 };
 
 // Parses and lints one file: rules, engine-level diagnostics (parse-error,

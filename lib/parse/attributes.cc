@@ -80,6 +80,16 @@ std::optional<std::vector<int64_t>> IntListAttr(const Module& m, InstrId id, Att
   return values;
 }
 
+bool IntListAttrInto(const Module& m, InstrId id, AttrName name, std::vector<int64_t>* out) {
+  out->clear();
+  const Attribute* a = Find(m, id, name);
+  if (a == nullptr) return false;
+  AttrReader r(m, *a, nullptr);
+  if (r.ParseInt64List(TokKind::kLbrace, TokKind::kRbrace, TokKind::kComma, out)) return true;
+  out->clear();
+  return false;
+}
+
 std::optional<std::vector<std::vector<int64_t>>> IntListListAttr(const Module& m, InstrId id,
                                                                  AttrName name) {
   const Attribute* a = Find(m, id, name);

@@ -24,6 +24,9 @@ std::optional<std::string_view> RawStringAttr(const Module& m, InstrId id, AttrN
 // An identifier value (enums: direction=LT, kind=kLoop, ...).
 std::optional<std::string_view> IdentAttr(const Module& m, InstrId id, AttrName name);
 std::optional<std::vector<int64_t>> IntListAttr(const Module& m, InstrId id, AttrName name);
+// IntListAttr into a caller's vector, so hot loops reuse its capacity: false
+// (and `*out` empty) when the attribute is absent or not an integer list.
+bool IntListAttrInto(const Module& m, InstrId id, AttrName name, std::vector<int64_t>* out);
 std::optional<std::vector<std::vector<int64_t>>> IntListListAttr(const Module& m, InstrId id,
                                                                  AttrName name);
 std::optional<Window> WindowAttr(const Module& m, InstrId id);

@@ -161,10 +161,11 @@ bool ValueParser::ParseAttributeName(std::string_view* out) {
 bool ValueParser::ParseInt64List(TokKind start, TokKind end, TokKind delim,
                                  std::vector<int64_t>* out) {
   out->clear();
-  if (!ParseToken(start, StrCat("expects a list to start with ", TokKindName(start)),
-                  kIntListSkipMask)) {
-    return false;
+  // Messages are built only on failure: this runs for every list attribute.
+  if (kind() != start) {
+    return TokenError(StrCat("expects a list to start with ", TokKindName(start)));
   }
+  Lex(kIntListSkipMask);
   if (kind() != end) {
     while (true) {
       int64_t value;
@@ -174,7 +175,9 @@ bool ValueParser::ParseInt64List(TokKind start, TokKind end, TokKind delim,
       Lex(kIntListSkipMask);
     }
   }
-  return ParseToken(end, StrCat("expects a list to end with ", TokKindName(end)));
+  if (kind() != end) return TokenError(StrCat("expects a list to end with ", TokKindName(end)));
+  Lex();
+  return true;
 }
 
 bool ValueParser::ParseInt64ListList(TokKind start, TokKind end, TokKind delim,
@@ -264,8 +267,10 @@ bool ValueParser::ParseShape(ShapeId* out) {
 
 bool ValueParser::ParseShapeImpl(ShapeId* out) {
   const size_t level = static_cast<size_t>(depth_);
-  if (shape_scratch_.size() <= level) shape_scratch_.resize(level + 1);
-  if (id_scratch_.size() <= level) id_scratch_.resize(level + 1);
+  while (shape_scratch_.size() <= level) {
+    shape_scratch_.push_back(std::make_unique<Shape>());
+    id_scratch_.push_back(std::make_unique<std::vector<ShapeId>>());
+  }
 
   const uint32_t start = lexer_.offset();
   if (kind() == TokKind::kIdent && tok().text == "b" && lexer_.LookAhead() == TokKind::kLparen) {
@@ -278,7 +283,7 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
       return Error(start, "a buffer shape b(...) must hold an array shape");
     }
     if (!ValidateElementShape(shape(element), element_offset)) return false;
-    Shape& buffer = shape_scratch_[level];
+    Shape& buffer = *shape_scratch_[level];
     buffer.Clear();
     buffer.element_type = PrimitiveType::kBuffer;
     buffer.tuple_shapes.push_back(&shape(element));
@@ -287,7 +292,7 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
   }
 
   if (EatIfPresent(TokKind::kLparen)) {
-    std::vector<ShapeId>& elements = id_scratch_[level];
+    std::vector<ShapeId>& elements = *id_scratch_[level];
     elements.clear();
     if (kind() != TokKind::kRparen) {
       do {
@@ -300,7 +305,7 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
         elements.push_back(element);
       } while (EatIfPresent(TokKind::kComma));
     }
-    Shape& tuple = shape_scratch_[level];
+    Shape& tuple = *shape_scratch_[level];
     tuple.Clear();
     tuple.element_type = PrimitiveType::kTuple;
     for (ShapeId element : elements) tuple.tuple_shapes.push_back(&shape(element));
@@ -311,7 +316,7 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
   if (kind() != TokKind::kPrimitiveType) {
     return TokenError(StrCat("expected primitive type, saw ", TokKindName(kind())));
   }
-  Shape& array = shape_scratch_[level];
+  Shape& array = *shape_scratch_[level];
   array.Clear();
   array.element_type = tok().primitive_type;
   Lex();

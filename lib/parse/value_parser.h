@@ -8,7 +8,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -181,9 +181,12 @@ class ValueParser {
   bool ParseDxD(std::string_view name, std::vector<int64_t>* out);
 
   // Scratch storage reused across calls so validation allocates nothing in
-  // steady state. Indexed by nesting depth where parsing recurses.
-  std::deque<Shape> shape_scratch_;
-  std::deque<std::vector<ShapeId>> id_scratch_;
+  // steady state. Indexed by nesting depth where parsing recurses; one heap
+  // object per level keeps references stable while deeper levels are added,
+  // and empty vectors cost nothing to construct (rules build a parser per
+  // attribute they read; a std::deque allocated on construction).
+  std::vector<std::unique_ptr<Shape>> shape_scratch_;
+  std::vector<std::unique_ptr<std::vector<ShapeId>>> id_scratch_;
   std::vector<int64_t> ints_scratch_;
   std::vector<std::vector<int64_t>> int_lists_scratch_;
   std::vector<int64_t> sharding_devices_, sharding_tile_dims_, sharding_iota_reshape_,

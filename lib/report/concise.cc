@@ -2,6 +2,7 @@
 // GCC, clang and VS Code problem matchers understand:
 //   file:line:col: severity: message [rule-id]
 //   file:line:col: note: message
+#include "report/dump_history.h"
 #include "report/report.h"
 #include "report/text_escape.h"
 #include "util/strings.h"
@@ -21,6 +22,11 @@ std::string RenderConcise(const ReportInput& input) {
         const ResolvedSpan& at = note.span ? note.resolved : d.resolved;
         out += StrCat(file.path, ":", at.line, ":", at.column, ": note: ",
                       TerminalText(OneLine(note.message)), "\n");
+      }
+      // A finding of a dump sequence: where it was first seen and fixed.
+      for (const std::string& line : DumpHistoryLines(file, d)) {
+        out += StrCat(file.path, ":", d.resolved.line, ":", d.resolved.column, ": note: ",
+                      OneLine(line), "\n");
       }
     }
   }

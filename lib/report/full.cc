@@ -3,6 +3,7 @@
 // metadata, the fix hint, and a summary line.
 #include <algorithm>
 
+#include "report/dump_history.h"
 #include "report/report.h"
 #include "report/text_escape.h"
 #include "util/strings.h"
@@ -90,8 +91,15 @@ std::string Shown(std::string_view text) {
 std::string RenderFull(const ReportInput& input) {
   const Palette& p = input.color ? kAnsi : kPlain;
   std::string out;
+  // The files of a dump sequence come together; a sequence with something
+  // to show gets a heading before its first diagnostic.
+  const DumpSequenceInfo* headed = nullptr;
   for (const FileResult& file : *input.files) {
     for (const Diagnostic& d : file.diagnostics) {
+      if (file.sequence != nullptr && file.sequence.get() != headed) {
+        headed = file.sequence.get();
+        out += StrCat(p.bold, "== ", SequenceHeadline(*headed), " ==", p.reset, "\n\n");
+      }
       out += StrCat(p.bold, file.path, ":", d.resolved.line, ":", d.resolved.column, ":",
                     p.reset, " ", SeverityColor(p, d.severity), SeverityName(d.severity), ":",
                     p.reset, " ", p.bold, Shown(d.message), p.reset, " [", d.rule,
@@ -111,7 +119,12 @@ std::string RenderFull(const ReportInput& input) {
         if (!d.op_name.empty()) out += StrCat(" (op_name \"", Shown(d.op_name), "\")");
         out += "\n";
       }
-      if (!d.fix.empty()) out += StrCat("  = help: ", Shown(d.fix), "\n");
+      for (const std::string& line : DumpHistoryLines(file, d)) {
+        out += StrCat("  = ", Shown(line), "
+");
+      }
+      if (!d.fix.empty()) out += StrCat("  = help: ", Shown(d.fix), "
+");
       out += "\n";
     }
   }
@@ -125,6 +138,12 @@ std::string RenderFull(const ReportInput& input) {
                    s.instructions == 1 ? " instruction" : " instructions", ")");
     if (s.suppressed > 0) line += StrCat("; ", s.suppressed, " suppressed inline");
     if (input.baselined > 0) line += StrCat("; ", input.baselined, " in the baseline");
+    uint64_t repeats = 0;
+    for (const FileResult& file : *input.files) repeats += file.repeats_not_reported;
+    if (repeats > 0) {
+      line += StrCat("; ", repeats, repeats == 1 ? " repeat" : " repeats",
+                     " in later dumps not shown (--every-dump)");
+    }
     out += StrCat(p.bold, line, ".", p.reset, "\n");
   }
   return out;

@@ -5,6 +5,7 @@
 // the rest silently, so a summary line says when that happens.
 #include <array>
 
+#include "report/dump_history.h"
 #include "report/report.h"
 #include "util/strings.h"
 
@@ -63,6 +64,7 @@ std::string RenderGithub(const ReportInput& input) {
                                       note.resolved.column, ": ", note.message)
                              : StrCat("\nnote: ", note.message);
       }
+      for (const std::string& line : DumpHistoryLines(file, d)) message += StrCat("\nnote: ", line);
       if (d.source) message += StrCat("\nsource: ", d.source->file, ":", d.source->line);
       if (!d.fix.empty()) message += StrCat("\nhelp: ", d.fix);
       out += StrCat("::", Command(d.severity), " file=", EscapeProperty(file.path),

@@ -1,6 +1,7 @@
 // json: one document with the files, every diagnostic and a summary. Fields
 // may be added in later versions but are never renamed or removed (tools
 // such as corpus-check read rule, severity, file, line and column).
+#include "report/dump_history.h"
 #include "report/json_diagnostic.h"
 #include "report/report.h"
 
@@ -20,6 +21,7 @@ std::string RenderJson(const ReportInput& input) {
     f["instructions"] = file.instructions;
     f["bytes"] = file.bytes;
     if (file.io_error) f["error"] = file.io_error_message;
+    if (file.dump) f["dump"] = DumpContextToJson(*file.dump);
     doc["files"].push_back(std::move(f));
     for (const Diagnostic& d : file.diagnostics) {
       doc["diagnostics"].push_back(DiagnosticToJson(file, d));

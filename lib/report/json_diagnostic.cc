@@ -1,5 +1,7 @@
 #include "report/json_diagnostic.h"
 
+#include "report/dump_history.h"
+
 namespace hlolint {
 
 nlohmann::ordered_json DiagnosticToJson(const FileResult& file, const Diagnostic& d) {
@@ -32,6 +34,7 @@ nlohmann::ordered_json DiagnosticToJson(const FileResult& file, const Diagnostic
   if (d.source) j["source"] = {{"file", d.source->file}, {"line", d.source->line}};
   j["fingerprint"] = d.fingerprint;
   if (!d.fix.empty()) j["fix"] = d.fix;
+  AddDumpFields(file, d, j);
   return j;
 }
 

@@ -1,6 +1,7 @@
 // junit: JUnit XML for CI test reports. One test case per file; each
 // diagnostic at or above the file's --fail-on level is a <failure>, the
 // others are listed in <system-out>; an unreadable file is an <error>.
+#include "report/dump_history.h"
 #include "report/report.h"
 #include "report/text_escape.h"
 #include "util/strings.h"
@@ -15,6 +16,7 @@ std::string Line(const FileResult& file, const Diagnostic& d) {
     const ResolvedSpan& at = note.span ? note.resolved : d.resolved;
     text += StrCat("\n", file.path, ":", at.line, ":", at.column, ": note: ", note.message);
   }
+  for (const std::string& line : DumpHistoryLines(file, d)) text += StrCat("\nnote: ", line);
   if (!d.fix.empty()) text += StrCat("\nhelp: ", d.fix);
   return text;
 }

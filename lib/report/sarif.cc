@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 
+#include "report/dump_history.h"
 #include "report/json_diagnostic.h"
 #include "report/report.h"
 #include "report/text_escape.h"
@@ -199,7 +200,10 @@ std::string RenderSarif(const ReportInput& input) {
           // GitHub tracks alerts by this key; ours survives renumbered names
           // and shifted lines, unlike a hash of the line's text.
           {"primaryLocationLineHash", StrCat(d.fingerprint, ":", occurrence)}};
-      if (!d.fix.empty()) r["properties"] = {{"fix", d.fix}};
+      Json properties = Json::object();
+      if (!d.fix.empty()) properties["fix"] = d.fix;
+      AddDumpFields(file, d, properties);  // dump, first_seen, last_seen, fixed_after, ...
+      if (!properties.empty()) r["properties"] = std::move(properties);
       results.push_back(std::move(r));
     }
   }

@@ -373,9 +373,10 @@ class Inputs(TempDirTest):
         name = "module_0042.jit_f.0007.gpu.after_cublas-gemm-rewriter.before_layout_normalization.txt"
         path = self.file(name, open(example, encoding="utf-8").read())
         p = run(["--format", "concise", "--select", "reshape-not-bitcast", path])
-        self.assertIn("note: this dump was taken after pass 'cublas-gemm-rewriter'", p.stdout)
+        self.assertIn("This dump was taken after pass 'cublas-gemm-rewriter' (pipeline 'gpu', step 7), "
+                      "right before pass 'layout_normalization'", p.stdout)
         p = run(["--format", "concise", "--select", "reshape-not-bitcast", example])
-        self.assertNotIn("this dump was taken", p.stdout)
+        self.assertNotIn("this dump was taken", p.stdout.lower())
 
     def test_unsupported_format(self):
         p = run(["--format", "concise", "tests/cli/inputs/proto.txt"])
@@ -580,6 +581,45 @@ class Schemas(unittest.TestCase):
 class Docs(TempDirTest):
     """The snippets in docs/ work with the real output."""
 
+    def test_cli_md_options_table_matches_help(self):
+        """Every option --help lists has a row in docs/cli.md's options table,
+        and every row names an option --help lists."""
+        help_text = run(["--help"]).stdout
+        in_help = set()
+        for spec in re.findall(r"^  (-\S+)", help_text, re.M):
+            in_help.update(re.findall(r"--[a-z][a-z-]*", spec))
+        self.assertIn("--every-dump", in_help)
+        with open(os.path.join(SOURCE, "docs/cli.md"), encoding="utf-8") as f:
+            rows = [line.split("|")[1] for line in f if line.startswith("| `")]
+        in_table = set()
+        for cell in rows:
+            in_table.update(re.findall(r"`(--[a-z][a-z-]*)", cell))
+        self.assertEqual(sorted(in_help - in_table), [], "in --help, not in docs/cli.md's table")
+        self.assertEqual(sorted(in_table - in_help), [], "in docs/cli.md's table, not in --help")
+
+    def test_dump_directories_walk_through_is_real_output(self):
+        """Each `$ command` in docs/dump-directories.md's console blocks,
+        run from the source directory, prints exactly what the page shows."""
+        with open(os.path.join(SOURCE, "docs/dump-directories.md"), encoding="utf-8") as f:
+            blocks = re.findall(r"```console\n(.*?)```", f.read(), re.S)
+        self.assertGreaterEqual(len(blocks), 6)
+        bin_dir = os.path.join(self.dir, "bin")
+        os.makedirs(bin_dir)
+        os.symlink(os.path.abspath(HLOLINT), os.path.join(bin_dir, "hlolint"))
+        env = clean_env(LC_ALL="C", PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
+        for block in blocks:
+            command, _, expected = block.partition("\n")
+            self.assertTrue(command.startswith("$ "), command)
+            if "jq " in command and shutil.which("jq") is None:
+                print(f"skipped (no jq): {command}", file=sys.stderr)
+                continue
+            with self.subTest(command=command):
+                p = subprocess.run(["bash", "-c", "set -o pipefail; " + command[2:]], cwd=SOURCE,
+                                   capture_output=True, text=True, env=env, timeout=120)
+                self.assertEqual(p.stderr, "")
+                self.maxDiff = None
+                self.assertEqual(p.stdout, expected)
+
     def json_blocks(self, relative):
         with open(os.path.join(SOURCE, relative), encoding="utf-8") as f:
             return re.findall(r"```json\n(.*?)```", f.read(), re.S)
@@ -638,6 +678,303 @@ class Docs(TempDirTest):
         self.assertIn("[parse-error]", p.stdout)
 
 
+DUMPS = "tests/dumps"
+# Dump-directory snapshots run the rules the test dumps are about, so that
+# rules added later do not change them.
+DUMP_RULES = ["--select", "reshape-not-bitcast,parse,meta"]
+
+
+class DumpDirectories(TempDirTest):
+    """Dump sequences (docs/dump-directories.md); exact outputs are in the
+    dumps.* snapshots."""
+
+    def diagnostics(self, args):
+        p = run(["--format", "json"] + DUMP_RULES + args)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        return json.loads(p.stdout)
+
+    def test_each_finding_once_with_the_pass_that_introduced_and_fixed_it(self):
+        doc = self.diagnostics([DUMPS + "/gemm"])
+        by_module = {}
+        for d in doc["diagnostics"]:
+            by_module.setdefault(d["module"], []).append(d)
+        proj = by_module["jit_proj"]
+        self.assertEqual(len(proj), 1)
+        self.assertEqual(proj[0]["first_seen"]["after_pass"], "cublas-gemm-rewriter")
+        self.assertEqual(proj[0]["first_seen"]["step"], 2)
+        self.assertEqual(proj[0]["file"], proj[0]["first_seen"]["file"])
+        self.assertEqual(proj[0]["fixed_after"]["after_pass"], "reshape-decomposer")
+        self.assertEqual(proj[0]["fixed_after"]["pipeline"], "hlo normalization")
+        self.assertEqual(proj[0]["dump"], {
+            "module_id": "0003", "module_name": "jit_proj", "kind": "between_passes", "step": 2,
+            "pipeline": "hlo normalization", "after_pass": "cublas-gemm-rewriter",
+            "before_pass": "gemm-broadcast-folding-rewriter", "next_pass": "reshape-decomposer"})
+        # Right before layout_normalization: an error naming both passes, never fixed.
+        seed = by_module["jit_seed"]
+        self.assertEqual([d["severity"] for d in seed], ["error"])
+        self.assertIn("after pass 'cublas-gemm-rewriter' (pipeline 'post-layout_assignment', step 1), "
+                      "right before pass 'layout_normalization'", seed[0]["message"])
+        self.assertNotIn("fixed_after", seed[0])
+        # A warning while ReshapeDecomposer has yet to run, reported again
+        # when it reaches layout_normalization as an error.
+        pending = by_module["jit_pending"]
+        self.assertEqual([d["severity"] for d in pending], ["warning", "error"])
+        self.assertEqual(pending[1]["first_seen"], pending[0]["first_seen"])
+        self.assertEqual(pending[0]["first_seen"]["after_pass"], "layout-assignment")
+
+    def test_every_dump_reports_in_every_file(self):
+        once = self.diagnostics([DUMPS])["diagnostics"]
+        every = self.diagnostics(["--every-dump", DUMPS])["diagnostics"]
+        self.assertGreater(len(every), len(once))
+        self.assertEqual({d["fingerprint"] for d in once}, {d["fingerprint"] for d in every})
+        # Every report of one finding names the same first dump.
+        first = {}
+        for d in every:
+            first.setdefault(d["fingerprint"], set()).add(d["first_seen"]["file"])
+        self.assertTrue(all(len(files) == 1 for files in first.values()), first)
+        # Without --every-dump a finding is reported where it first appears
+        # (or again where it becomes more severe).
+        for d in once:
+            self.assertTrue(d["file"] == d["first_seen"]["file"] or d["severity"] == "error", d)
+        # The full format's summary says how many repeats it left out.
+        tail = run(["--format", "full"] + DUMP_RULES + [DUMPS]).stdout.splitlines()[-1]
+        self.assertIn(f"; {len(every) - len(once)} repeats in later dumps not shown (--every-dump).", tail)
+        tail = run(["--format", "full", "--every-dump"] + DUMP_RULES + [DUMPS]).stdout.splitlines()[-1]
+        self.assertNotIn("repeats", tail)
+
+    def test_interleaved_file_lists_are_grouped_like_directories(self):
+        files = run(["--show-files", DUMPS + "/mixed", DUMPS + "/gemm"]).stdout.splitlines()
+        self.assertNotIn("buffer-assignment", " ".join(files))  # not HLO: skipped
+        # Interleave the modules by step, as `ls -tr` would list them.
+        def step(path):
+            m = re.search(r"module_\d{4}\..*?\.(\d{4})\.", os.path.basename(path))
+            return int(m.group(1)) if m else -1
+        interleaved = sorted(files, key=step)
+        self.assertNotEqual(interleaved, files)
+        # The same findings; modules come in the order of their first file
+        # given, each module's dumps together and in step order.
+        a = json.loads(run(["--format", "json"] + DUMP_RULES + [DUMPS + "/mixed", DUMPS + "/gemm"]).stdout)
+        b = json.loads(run(["--format", "json"] + DUMP_RULES + interleaved).stdout)
+        key = lambda d: (d["file"], d["line"], d["column"], d["rule"])
+        self.assertEqual(sorted(a["diagnostics"], key=key), sorted(b["diagnostics"], key=key))
+        def module(f):
+            dump = f.get("dump")
+            return None if dump is None else (dump.get("timestamp", ""), dump["module_id"])
+        order = [module(f) for f in b["files"]]
+        runs = [m for i, m in enumerate(order) if m is not None and (i == 0 or order[i - 1] != m)]
+        self.assertEqual(len(runs), len(set(runs)), order)  # each module's dumps together
+        for m in set(runs):
+            steps = [f["dump"]["step"] for f in b["files"] if module(f) == m and f["dump"]["step"] is not None]
+            self.assertEqual(steps, sorted(steps))
+
+    def test_missing_steps_timestamps_and_a_dump_that_does_not_parse(self):
+        doc = self.diagnostics([DUMPS + "/mixed"])
+        train = [d for d in doc["diagnostics"] if d["module"] == "jit_train.step"]
+        self.assertEqual(len(train), 1)
+        self.assertEqual(train[0]["first_seen"]["missing_steps"], [2, 3])
+        self.assertEqual(train[0]["first_seen"]["pipeline"], "post-layout_assignment.part 2")
+        self.assertEqual(train[0]["dump"]["timestamp"], "1700000000000100")
+        eval_ = [d for d in doc["diagnostics"] if d["module"] == "jit_eval" and d["rule"] == "reshape-not-bitcast"]
+        # The next dump does not parse: that is no fix.
+        self.assertNotIn("fixed_after", eval_[0])
+        self.assertEqual(eval_[0]["last_seen"]["step"], 0)
+        summary = json.loads(run(["--dump-summary", "--format", "json", DUMPS + "/mixed"]).stdout)
+        modules = [(m["module_id"], m.get("timestamp"), len(m["dumps"])) for m in summary["modules"]]
+        self.assertEqual(modules, [("0001", "1700000000000100", 6), ("0002", "1700000000000200", 2),
+                                   ("0001", "1700000000000300", 1)])
+        self.assertEqual([f["file"] for f in summary["other_files"]], [DUMPS + "/mixed/notes.hlo"])
+        # A dump that does not parse proves nothing, even when parse-error is
+        # not selected.
+        only = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", DUMPS + "/mixed"]).stdout)
+        eval_ = [d for d in only["diagnostics"] if d["module"] == "jit_eval"]
+        self.assertEqual(len(eval_), 1)
+        self.assertNotIn("fixed_after", eval_[0])
+        summary = json.loads(run(["--dump-summary", "--format", "json", "--select", "reshape-not-bitcast",
+                                  DUMPS + "/mixed"]).stdout)
+        self.assertEqual([(m["module_name"], m["fixed"]) for m in summary["modules"]],
+                         [("jit_train.step", 0), ("jit_eval", 0), ("jit_train.step", 0)])
+
+    def test_assume_pass(self):
+        seed = os.path.join(SOURCE, DUMPS, "gemm",
+                            "module_0004.jit_seed.0001.post-layout_assignment.after_cublas-gemm-rewriter"
+                            ".before_layout_normalization.txt")
+        with open(seed, encoding="utf-8") as f:
+            plain = self.file("seed.hlo", f.read())
+        p = run(["--format", "concise", "--select", "reshape-not-bitcast", plain])
+        self.assertIn("error: ", p.stdout)
+        self.assertNotIn("right before pass", p.stdout)
+        p = run(["--format", "concise", "--select", "reshape-not-bitcast",
+                 "--assume-pass", "after_cublas-gemm-rewriter.before_layout_normalization", plain])
+        self.assertIn("This dump was taken after pass 'cublas-gemm-rewriter', right before pass "
+                      "'layout_normalization'", p.stdout)
+        p = run(["--format", "json", "--select", "reshape-not-bitcast", "--assume-pass", "layout-assignment", plain])
+        d = json.loads(p.stdout)["diagnostics"][0]
+        self.assertEqual(d["severity"], "warning")
+        self.assertEqual(d["dump"]["kind"], "assumed")
+        self.assertEqual(d["dump"]["after_pass"], "layout-assignment")
+        p = run(["--assume-pass", "x", plain, DUMPS + "/gemm"])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--assume-pass applies to a single file", p.stderr)
+        p = run(["--assume-pass", "after_", plain])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("expected PASS, after_PASS, before_PASS or after_PASS.before_PASS", p.stderr)
+
+    def test_a_fix_undone_is_reported_where_the_finding_comes_back(self):
+        ok = "  ROOT r = f32[48]{0} reshape(p)\n"
+        bad = "  c = f32[8,6]{0,1} copy(p)\n  ROOT r = f32[48]{0} reshape(c)\n"
+        passes = [("simplify", bad), ("copy-sinking", ok), ("algsimp", bad), ("reshape-mover", ok)]
+        for step, (name, body) in enumerate(passes):
+            self.file(f"flap/module_0009.jit_flap.{step:04d}.post-layout_assignment.after_{name}.before_x.txt",
+                      f"HloModule jit_flap\nENTRY main {{\n  p = f32[8,6]{{1,0}} parameter(0)\n{body}}}\n")
+        flap = os.path.join(self.dir, "flap")
+        doc = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", flap]).stdout)
+        import jsonschema
+        with open(os.path.join(SOURCE, "docs/hlolint-output.schema.json"), encoding="utf-8") as f:
+            jsonschema.validate(doc, json.load(f), cls=jsonschema.Draft7Validator)
+        got = [(d["first_seen"]["after_pass"], d["fixed_after"]["after_pass"],
+                d.get("earliest_seen", {}).get("after_pass"), d.get("earlier_fixed_after", {}).get("after_pass"))
+               for d in doc["diagnostics"]]
+        self.assertEqual(got, [("simplify", "copy-sinking", None, None),
+                               ("algsimp", "reshape-mover", "simplify", "copy-sinking")])
+        text = run(["--format", "concise", "--select", "reshape-not-bitcast", flap]).stdout
+        self.assertIn("note: back after pass 'algsimp' (pipeline 'post-layout_assignment', step 2)", text)
+        self.assertIn("note: it had been fixed after pass 'copy-sinking' (pipeline 'post-layout_assignment', "
+                      "step 1); first seen after pass 'simplify'", text)
+
+    def test_right_before_layout_normalization_by_the_next_dump(self):
+        bad = "  c = f32[8,6]{0,1} copy(p)\n  ROOT r = f32[48]{0} reshape(c)\n"
+        fixed = "  ROOT r = f32[48]{0} reshape(p)\n"
+        def write(directory, steps):
+            for step, name, body in steps:
+                self.file(f"{directory}/module_0002.jit_n.{step:04d}.post-layout_assignment.{name}.txt",
+                          f"HloModule jit_n\nENTRY main {{\n  p = f32[8,6]{{1,0}} parameter(0)\n{body}}}\n")
+            return os.path.join(self.dir, directory)
+        # The next step was taken after layout_normalization: this dump is its input.
+        direct = write("direct", [(3, "after_cublas-gemm-rewriter.before_gemm-broadcast-folding-rewriter", bad),
+                                  (4, "after_layout_normalization.before_pipeline-end", fixed)])
+        d = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", direct]).stdout)["diagnostics"]
+        self.assertEqual(len(d), 1)
+        self.assertEqual(d[0]["severity"], "error")
+        self.assertIn("right before pass 'layout_normalization' (the next dump of the module is after it)",
+                      d[0]["message"])
+        self.assertEqual(d[0]["dump"]["next_pass"], "layout_normalization")
+        # A missing step in between: other passes may have run; no such claim.
+        gap = write("gap", [(3, "after_cublas-gemm-rewriter.before_gemm-broadcast-folding-rewriter", bad),
+                            (5, "after_layout_normalization.before_pipeline-end", fixed)])
+        d = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", gap]).stdout)["diagnostics"]
+        self.assertEqual(len(d), 1)
+        self.assertNotIn("right before pass", d[0]["message"])
+        self.assertNotIn("next_pass", d[0]["dump"])
+
+    def test_no_sequence_lints_every_dump_as_a_plain_file(self):
+        plain = self.diagnostics(["--no-sequence", DUMPS])["diagnostics"]
+        every = self.diagnostics(["--every-dump", DUMPS])["diagnostics"]
+        self.assertFalse(any("first_seen" in d or "fixed_after" in d for d in plain))
+        self.assertTrue(all("dump" in d for d in plain if "/module_" in d["file"]))
+        # The findings of --every-dump, in input (name) order, but for one: the
+        # within-pass dump of copy-insertion says nothing of layouts by its
+        # name; only its sequence places it after layout assignment.
+        key = lambda d: (d["file"], d["line"], d["rule"])
+        only_in_sequence = {key(d) for d in every} - {key(d) for d in plain}
+        self.assertEqual({k[0].split(".step.")[1] for k in only_in_sequence},
+                         {"0005.copy-insertion.after adding copies to resolve interference.txt"})
+        self.assertLessEqual({key(d) for d in plain}, {key(d) for d in every})
+        files = [d["file"] for d in plain]
+        self.assertEqual(files, sorted(files))
+        # Without the sequence, the dump before layout_normalization that only
+        # the next dump identifies (jit_proj step 3 is fine anyway) is judged
+        # by its own name: jit_pending's first dump is still a warning.
+        pending = [d["severity"] for d in plain if d["module"] == "jit_pending"]
+        self.assertEqual(pending, ["warning", "error"])
+        for flag in ("--every-dump", "--dump-summary"):
+            p = run(["--no-sequence", flag, DUMPS])
+            self.assertEqual(p.returncode, 2)
+            self.assertIn(f"--no-sequence cannot be combined with {flag}", p.stderr)
+
+    def test_dump_summary_formats(self):
+        p = run(["--dump-summary", "--format", "sarif", DUMPS])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--dump-summary prints text or, with --format json, JSON", p.stderr)
+
+    def test_json_and_sarif_validate_in_sequence_mode(self):
+        import jsonschema
+        with open(os.path.join(SOURCE, "docs/hlolint-output.schema.json"), encoding="utf-8") as f:
+            schema = json.load(f)
+        for extra in ([], ["--every-dump"]):
+            doc = json.loads(run(["--format", "json"] + extra + [DUMPS]).stdout)
+            jsonschema.validate(doc, schema, cls=jsonschema.Draft7Validator)
+            self.assertTrue(all("first_seen" in d for d in doc["diagnostics"]))
+        with open(os.path.join(SOURCE, "tests/schemas/sarif-schema-2.1.0.json"), encoding="utf-8") as f:
+            sarif_schema = json.load(f)
+        log = json.loads(run(["--format", "sarif"] + DUMP_RULES + [DUMPS]).stdout)
+        jsonschema.validate(log, sarif_schema, cls=jsonschema.Draft7Validator)
+        results = log["runs"][0]["results"]
+        self.assertGreater(len(results), 0)
+        for r in results:
+            self.assertIn("first_seen", r["properties"])
+            self.assertIn("dump", r["properties"])
+        fixed = [r for r in results if "fixed_after" in r["properties"]]
+        self.assertEqual([r["properties"]["fixed_after"]["after_pass"] for r in fixed], ["reshape-decomposer"])
+
+    def test_baselines_and_jobs_in_sequence_mode(self):
+        baseline = os.path.join(self.dir, "b.json")
+        self.assertEqual(run(["--write-baseline", baseline, DUMPS]).returncode, 0)
+        p = run(["--baseline", baseline, "--fail-on", "note", DUMPS])
+        self.assertEqual((p.returncode, p.stdout), (0, ""))
+        # No module headings for sequences with nothing left to report.
+        p = run(["--format", "full", "--quiet", "--baseline", baseline, DUMPS])
+        self.assertEqual((p.returncode, p.stdout), (0, ""))
+        one = run(["--format", "json", "--jobs", "1", DUMPS])
+        three = run(["--format", "json", "--jobs", "3", DUMPS])
+        self.assertEqual(one.stdout, three.stdout)
+
+    def test_generated_directory(self):
+        """A directory written here: three modules, steps with gaps, one
+        non-bitcast reshape per module that appears and (for two) goes away."""
+        ok = "  ROOT r = f32[48]{0} reshape(p)\n"
+        bad = "  c = f32[8,6]{0,1} copy(p)\n  ROOT r = f32[48]{0} reshape(c)\n"
+        plan = {"0010": (3, 7), "0011": (0, 12), "0012": (5, None)}  # first, fixed step
+        expected = {}
+        bad_files = 0
+        for module, (first, fixed) in plan.items():
+            steps = [s for s in range(0, 14) if s % 4 != 2 or s == first]  # gaps, but not where it appears
+            for s in steps:
+                present = s >= first and (fixed is None or s < fixed)
+                bad_files += present
+                body = bad if present else ok
+                name = f"module_{module}.jit_m{module}.{s:04d}.post-layout_assignment.after_pass{s}.before_pass{s + 1}.txt"
+                self.file(os.path.join("gen", name),
+                          f"HloModule jit_m{module}, is_scheduled=true\nENTRY main {{\n  p = f32[8,6]{{1,0}} parameter(0)\n{body}}}\n")
+            fixed_at = None if fixed is None else min(s for s in steps if s >= fixed)
+            expected[f"jit_m{module}"] = (first, fixed_at)
+        gen = os.path.join(self.dir, "gen")
+        doc = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", gen]).stdout)
+        got = {d["module"]: (d["first_seen"]["step"], d.get("fixed_after", {}).get("step"))
+               for d in doc["diagnostics"]}
+        self.assertEqual(len(doc["diagnostics"]), 3)
+        self.assertEqual(got, expected)
+        self.assertEqual([d["first_seen"]["after_pass"] for d in doc["diagnostics"]], ["pass3", "pass0", "pass5"])
+        every = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", "--every-dump", gen]).stdout)
+        self.assertEqual(len(every["diagnostics"]), bad_files)
+
+
+def sarif_used_rules_only(text):
+    """A SARIF log with only the rules its results refer to, without their
+    pages (fullDescription, help) and without ruleIndex (which counts every
+    registered rule): so that rules and pages changed elsewhere do not change
+    the snapshot. Shown with a note in the snapshot."""
+    log = json.loads(text)
+    for r in log["runs"]:
+        used = {res["ruleId"] for res in r.get("results", [])}
+        driver = r["tool"]["driver"]
+        driver["rules"] = [{k: v for k, v in rule.items() if k not in ("fullDescription", "help")}
+                           for rule in driver.get("rules", []) if rule["id"] in used]
+        for res in r.get("results", []):
+            res.pop("ruleIndex", None)
+    return "(normalised: only the rules results use, without their pages; no ruleIndex)\n" + \
+        json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
 def snapshot_cases():
     cases = []
     # SARIF embeds every registered rule's page, so it is snapshot on the
@@ -650,6 +987,13 @@ def snapshot_cases():
     if os.path.isdir(examples) and any(n.endswith(".hlo") for n in os.listdir(examples)):
         for fmt in FORMATS:
             cases.append((f"examples.{fmt}", ["--format", fmt, "examples"]))
+    # Dump directories in sequence mode. The SARIF snapshot keeps only the
+    # rules its results use (see sarif_used_rules_only).
+    for fmt in FORMATS:
+        cases.append((f"dumps.{fmt}", DUMP_RULES + ["--format", fmt, DUMPS]))
+    cases.append(("dumps.every-dump.concise", DUMP_RULES + ["--every-dump", "--format", "concise", DUMPS]))
+    cases.append(("dumps.summary", DUMP_RULES + ["--dump-summary", DUMPS]))
+    cases.append(("dumps.summary.json", DUMP_RULES + ["--dump-summary", "--format", "json", DUMPS]))
     return cases
 
 
@@ -664,7 +1008,8 @@ class Snapshots(unittest.TestCase):
             with self.subTest(snapshot=name):
                 p = run(args)
                 self.assertEqual(p.stderr, "", name)
-                text = f"$ hlolint {' '.join(args)}\nexit status: {p.returncode}\n----- stdout -----\n{p.stdout}"
+                stdout = sarif_used_rules_only(p.stdout) if name == "dumps.sarif" else p.stdout
+                text = f"$ hlolint {' '.join(args)}\nexit status: {p.returncode}\n----- stdout -----\n{stdout}"
                 path = os.path.join(directory, name + ".snap")
                 if update:
                     write(path, text)

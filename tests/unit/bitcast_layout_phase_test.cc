@@ -102,6 +102,19 @@ ENTRY e {
                   .unassigned_evidence);
 }
 
+TEST_CASE("LayoutPhase: a layout-changing copy is no evidence against assignment",
+          "[bitcast][layout-phase]") {
+  // ReshapeDecomposer's output: the copy changes the layout on purpose.
+  const Verdict v = PhaseOf(R"(HloModule m, is_scheduled=true
+ENTRY e {
+  p = f32[8,6]{1,0} parameter(0)
+  c = f32[8,6]{0,1} copy(p)
+  ROOT r = f32[6,8]{0,1} reshape(c)
+})");
+  CHECK(v.assigned_evidence);
+  CHECK_FALSE(v.unassigned_evidence);
+}
+
 TEST_CASE("LayoutPhase: pass names of per-pass dumps", "[bitcast][layout-phase]") {
   CHECK(LayoutPhase::PassNamesImplyAssignedLayouts("hlo normalization", "cublas-gemm-rewriter",
                                                    "gemm-broadcast-folding-rewriter"));

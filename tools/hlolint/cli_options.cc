@@ -99,6 +99,20 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
   app.add_flag("--show-files", options->show_files,
                "Print the files that would be linted, one per line, and exit");
 
+  app.add_flag("--every-dump", options->every_dump,
+               "In a dump sequence, report each finding in every dump that has it, not only "
+               "where it first appears");
+  app.add_flag("--no-sequence", options->no_sequence,
+               "Lint every XLA dump as a plain file: no dump sequences, no de-duplication "
+               "across dumps");
+  app.add_option("--assume-pass", options->assume_pass,
+                 "Lint a single file as the dump taken after pass P: P, after_P, before_Q or "
+                 "after_P.before_Q")
+      ->type_name("SPEC");
+  app.add_flag("--dump-summary", options->dump_summary,
+               "Print a map of XLA dumps: modules, their pass sequences and finding counts per "
+               "pass (text, or JSON with --format json)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -32,6 +32,11 @@ struct CliOptions {
   bool list_rules = false;
   std::string explain;
   bool show_files = false;
+  // Dump directories (docs/dump-directories.md).
+  bool every_dump = false;
+  bool no_sequence = false;
+  std::string assume_pass;
+  bool dump_summary = false;
 };
 
 // Parses argv. Returns an exit status when the program should stop now

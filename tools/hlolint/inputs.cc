@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "dump/dump_name.h"
 #include "util/strings.h"
 
 namespace fs = std::filesystem;
@@ -71,7 +72,8 @@ class Walker {
         // Links to directories are not followed (as git and ripgrep do): no
         // loops, and no file reached under two names.
         if (!S_ISLNK(link.st_mode) && !IsSkippedDirectoryName(name)) Walk(path, depth + 1);
-      } else if (S_ISREG(entry.st_mode) && HasLintableExtension(name)) {
+      } else if (S_ISREG(entry.st_mode) && HasLintableExtension(name) &&
+                 !IsNonHloDumpArtifact(name)) {
         out_->push_back({path, false});
       }
     }

@@ -13,7 +13,8 @@ struct Input {
 
 // Expands the arguments in order: `-` is stdin; a directory contributes its
 // `*.hlo` and `*.txt` files recursively, sorted by name, skipping hidden
-// entries and build folders (build, build-*, bazel-*, ...), following
+// entries, build folders (build, build-*, bazel-*, ...) and the text files
+// XLA dumps next to HLO that are not HLO (buffer assignments, ...), following
 // links to files but not links to directories (so link loops cannot trap it);
 // any other existing path is taken as it is, whatever its extension.
 // Problems (missing paths, unreadable directories) are appended to `errors`

@@ -5,7 +5,6 @@
 #include <exception>
 #include <thread>
 
-#include "dump/dump_name.h"
 #include "source/source_file.h"
 
 namespace hlolint {
@@ -41,22 +40,6 @@ FileResult LintOne(const LintTask& task) {
 }
 
 }  // namespace
-
-std::optional<DumpContext> DumpContextForPath(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  const std::string_view basename =
-      slash == std::string::npos ? std::string_view(path) : std::string_view(path).substr(slash + 1);
-  std::optional<DumpFileName> name = ParseDumpFileName(basename);
-  if (!name) return std::nullopt;
-  DumpContext context;
-  context.module_id = name->module_id;
-  context.module_name = name->module_name;
-  context.step = name->step;
-  context.pipeline = name->pipeline;
-  context.after_pass = name->after_pass;
-  context.before_pass = name->before_pass;
-  return context;
-}
 
 std::vector<FileResult> LintAll(const std::vector<LintTask>& tasks, int jobs) {
   std::vector<FileResult> results(tasks.size());

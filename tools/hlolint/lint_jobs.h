@@ -17,13 +17,10 @@ struct LintTask {
   std::string display_path;             // as shown in diagnostics
   const std::string* text = nullptr;    // contents already read (stdin); null: open `path`
   const LintOptions* options = nullptr;
-  // What the file's XLA dump name says (module, pass), when it has one.
+  // What the file's XLA dump name (and its dump sequence, or --assume-pass)
+  // says: module, pass. See engine/dump_sequence.h.
   std::optional<DumpContext> dump;
 };
-
-// The dump context of a file named like an XLA dump
-// (module_0042.jit_f.0007.pipeline.after_a.before_b.txt); nullopt otherwise.
-std::optional<DumpContext> DumpContextForPath(const std::string& path);
 
 std::vector<FileResult> LintAll(const std::vector<LintTask>& tasks, int jobs);
 

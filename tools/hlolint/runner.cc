@@ -16,11 +16,13 @@
 
 #include "engine/baseline.h"
 #include "engine/config.h"
+#include "engine/dump_sequence.h"
 #include "engine/selection.h"
 #include "exit_status.h"
 #include "inputs.h"
 #include "lint_jobs.h"
 #include "output.h"
+#include "report/dump_summary.h"
 #include "report/report.h"
 #include "rule_commands.h"
 #include "rules/registry.h"
@@ -206,6 +208,17 @@ int Run(const CliOptions& options) {
 
   CliRuleSettings cli;
   if (!ReadCliRuleSettings(options, &cli)) return kExitError;
+  if (options.dump_summary && options.format && *options.format != "json" &&
+      *options.format != "full" && *options.format != "concise") {
+    PrintError(StrCat("--dump-summary prints text or, with --format json, JSON; not '",
+                      *options.format, "'"));
+    return kExitError;
+  }
+  if (options.no_sequence && (options.every_dump || options.dump_summary)) {
+    PrintError(StrCat("--no-sequence cannot be combined with ",
+                      options.every_dump ? "--every-dump" : "--dump-summary"));
+    return kExitError;
+  }
   if (options.paths.empty()) {
     PrintError("no input: pass HLO files, directories, or - for standard input\n"
                "Run 'hlolint --help' for usage.");
@@ -244,6 +257,7 @@ int Run(const CliOptions& options) {
   std::string stdin_text;
   std::vector<LintTask> tasks;
   std::vector<Severity> fail_on;
+  std::vector<std::string> locations;  // names that say whether a file is an XLA dump
   for (const Input& input : inputs) {
     LintTask task;
     task.path = input.path;
@@ -270,13 +284,31 @@ int Run(const CliOptions& options) {
         return kExitError;
       }
     }
-    task.dump = DumpContextForPath(location);
+    locations.push_back(location);
     Severity threshold = Severity::kError;
     task.options = builder.For(config, location, &threshold);
     if (task.options == nullptr) return kExitError;
     tasks.push_back(std::move(task));
     fail_on.push_back(threshold);
   }
+
+  // Dump names: which module and pass each file is, and dump sequences.
+  DumpPlan plan = PlanDumps(locations, !options.no_sequence);
+  if (!options.assume_pass.empty()) {
+    DumpContext assumed;
+    std::string error;
+    if (!ParseAssumedPass(options.assume_pass, &assumed, &error)) {
+      PrintError(error);
+      return kExitError;
+    }
+    if (tasks.size() != 1) {
+      PrintError(StrCat("--assume-pass applies to a single file, but ", tasks.size(),
+                        " files are to be linted"));
+      return kExitError;
+    }
+    plan.contexts[0] = ApplyAssumedPass(plan.contexts[0], assumed);
+  }
+  for (size_t i = 0; i < tasks.size(); ++i) tasks[i].dump = plan.contexts[i];
 
   const int jobs = options.jobs > 0 ? options.jobs : DefaultJobs();
   const auto start = std::chrono::steady_clock::now();
@@ -288,6 +320,38 @@ int Run(const CliOptions& options) {
       PrintError(StrCat(result.path, ": ", result.io_error_message));
       had_error = true;
     }
+  }
+
+  // Dump sequences: one report per finding, where it first appears; the
+  // files of each sequence together, in step order.
+  const std::vector<DumpGroupStats> dump_stats =
+      TrackDumpSequences(plan, results, options.every_dump);
+  if (options.dump_summary) {
+    const bool json = options.format && *options.format == "json";
+    const std::string text = json ? RenderDumpSummaryJson(plan, dump_stats, results, HLOLINT_VERSION)
+                                  : RenderDumpSummaryText(plan, dump_stats, results);
+    if (!options.output.empty()) {
+      std::string error;
+      if (!WriteFileAtomically(options.output, text, &error)) {
+        PrintError(error);
+        had_error = true;
+      }
+    } else if (!options.silent && !WriteStdout(text)) {
+      had_error = true;
+    }
+    return StatusFor(results, fail_on, had_error, options.exit_zero);
+  }
+  if (plan.has_sequences()) {
+    const std::vector<size_t> order = GroupedOrder(plan);
+    std::vector<FileResult> grouped;
+    std::vector<Severity> grouped_fail_on;
+    grouped.reserve(results.size());
+    for (size_t i : order) {
+      grouped.push_back(std::move(results[i]));
+      grouped_fail_on.push_back(fail_on[i]);
+    }
+    results = std::move(grouped);
+    fail_on = std::move(grouped_fail_on);
   }
 
   // Baselines.
