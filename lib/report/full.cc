@@ -120,11 +120,9 @@ std::string RenderFull(const ReportInput& input) {
         out += "\n";
       }
       for (const std::string& line : DumpHistoryLines(file, d)) {
-        out += StrCat("  = ", Shown(line), "
-");
+        out += StrCat("  = ", Shown(line), "\n");
       }
-      if (!d.fix.empty()) out += StrCat("  = help: ", Shown(d.fix), "
-");
+      if (!d.fix.empty()) out += StrCat("  = help: ", Shown(d.fix), "\n");
       out += "\n";
     }
   }

@@ -332,7 +332,7 @@ class Hostile(HostileTest):
                  if d["severity"] != "note" and d["rule"] in ("verify-shape", "verify-schedule")]
         self.assertEqual(found, [
             (32, "verify-shape", "[ShapeVerifier::HandleReduce] Duplicate "),
-            # The cycle is found (a warning on the send and on the recv).
+            # The cycle is found (on the send and on the recv).
             (49, "verify-schedule", "[VerifyNoCollectiveDeadlocks] Expected s"),
             (50, "verify-schedule", "[VerifyNoCollectiveDeadlocks] Expected s")])
         self.assertRssBelow(r, 1024 * MiB)
