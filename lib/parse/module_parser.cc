@@ -230,6 +230,7 @@ ParsedModule ModuleParser::ParseNextModule() {
         "expects 'HloModule', 'ENTRY' or a computation, but sees ", TokKindName(kind()),
         " (XLA would read this text as a single instruction)"));
   }
+  ReleaseScratch();
   out.instruction_count = static_cast<uint32_t>(module_->instruction_count());
   out.computation_count = static_cast<uint32_t>(module_->computation_count());
   if (!ok) {
@@ -243,6 +244,28 @@ ParsedModule ModuleParser::ParseNextModule() {
   out.module = std::move(module_);
   previous_module_bytes_ = lexer_.offset() - out.begin_offset;
   return out;
+}
+
+// The name tables and per-scope lists of a large module are no use to the
+// rules, which run while this parser waits for the next module: give their
+// memory back before that, keeping small ones for files of many modules.
+void ModuleParser::ReleaseScratch() {
+  constexpr size_t kKept = NameTable::kKeptSlots;
+  for (NameTable& table : scopes_) table.Release();
+  computation_names_.Release();
+  module_shape_cache_.Release();
+  auto release = [](auto& list) {
+    if (list.capacity() > kKept) std::decay_t<decltype(list)>().swap(list);
+  };
+  for (auto& order : scope_order_) release(order);
+  for (auto& params : parameter_scopes_) release(params);
+  for (auto& numbers : parameter_numbers_) {
+    if (numbers.capacity() > kKept) std::decay_t<decltype(numbers)>().swap(numbers);
+  }
+  for (auto& cache : gte_cache_) {
+    if (cache.capacity() > kKept) std::decay_t<decltype(cache)>().swap(cache);
+  }
+  if (async_start_of_.capacity() > kKept) decltype(async_start_of_)().swap(async_start_of_);
 }
 
 // Reserving from the text size avoids regrowing (and briefly doubling) the

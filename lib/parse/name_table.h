@@ -16,6 +16,7 @@ namespace hlolint {
 class NameTable {
  public:
   static constexpr uint32_t kNotFound = 0xffffffffu;
+  static constexpr size_t kKeptSlots = 4096;
 
   NameTable() { slots_.resize(64); }
 
@@ -38,6 +39,18 @@ class NameTable {
         return s.value;
       }
     }
+  }
+
+  // Clears, and gives back the memory of a table grown large (the parser
+  // calls it before rules run, so a big computation's table does not stay).
+  void Release() {
+    if (slots_.size() <= kKeptSlots) {
+      Clear();
+      return;
+    }
+    std::vector<Slot>(64).swap(slots_);
+    size_ = 0;
+    generation_ = 1;
   }
 
   // Inserts unless present; returns the value now stored under `name`.
