@@ -26,35 +26,42 @@ size_t Module::MemoryBytes() const {
   bytes += computations_.capacity() * sizeof(Computation);
   bytes += ids_.capacity() * sizeof(InstrId);
   bytes += order_.capacity() * sizeof(InstrId);
-  bytes += called_.capacity() * sizeof(CompId);
   bytes += attributes_.capacity() * sizeof(Attribute);
   bytes += shapes_.size() * (sizeof(Shape) + 64);
   return bytes;
 }
 
 void Module::Builder::BuildUsers() {
-  // Counting sort: count distinct users per operand, then fill. Operands of
-  // one instruction are visited together, so a repeated operand is detected
-  // by comparing with the last user recorded.
+  // Counting sort: count distinct users per operand, then lay the pool out
+  // again with room for each instruction's users after its other lists.
+  // Operands of one instruction are visited together, so a repeated operand
+  // is detected by comparing with the last user recorded.
   std::vector<Instruction>& instrs = m.instructions_;
   const size_t n = instrs.size();
-  std::vector<uint32_t> counts(n, 0);
   std::vector<InstrId> last_user(n, kNoId);
+  uint64_t total_users = 0;
   for (InstrId user = 0; user < n; ++user) {
     for (InstrId op : m.operands(user)) {
       if (last_user[op] == user) continue;
       last_user[op] = user;
-      ++counts[op];
+      ++instrs[op].user_count;
+      ++total_users;
     }
   }
-  uint32_t base = static_cast<uint32_t>(m.ids_.size());
-  uint32_t total = 0;
+  std::vector<uint32_t> pool;
+  pool.reserve(m.ids_.size() + total_users);
   for (InstrId id = 0; id < n; ++id) {
-    instrs[id].users_begin = base + total;
-    instrs[id].user_count = 0;
-    total += counts[id];
+    Instruction& in = instrs[id];
+    const uint32_t lists = in.users_begin() - in.operands_begin;
+    const uint32_t begin = static_cast<uint32_t>(pool.size());
+    pool.insert(pool.end(), m.ids_.begin() + in.operands_begin,
+                m.ids_.begin() + in.operands_begin + lists);
+    pool.resize(pool.size() + in.user_count);
+    in.operands_begin = begin;
+    in.user_count = 0;  // counts again while filling
   }
-  m.ids_.resize(base + total);
+  m.ids_.swap(pool);
+  std::vector<uint32_t>().swap(pool);
   std::fill(last_user.begin(), last_user.end(), kNoId);
   for (InstrId user = 0; user < n; ++user) {
     const Instruction& u = instrs[user];
@@ -63,7 +70,7 @@ void Module::Builder::BuildUsers() {
       if (last_user[op] == user) continue;
       last_user[op] = user;
       Instruction& o = instrs[op];
-      m.ids_[o.users_begin + o.user_count++] = user;
+      m.ids_[o.users_begin() + o.user_count++] = user;
     }
   }
 }

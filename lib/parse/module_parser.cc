@@ -891,6 +891,10 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     }
   }
 
+  if (s.called.size() + s.branches.size() > Instruction::kMaxCalled) {
+    return Error(at.opcode, StrCat("calls more than ", Instruction::kMaxCalled,
+                                   " computations, more than hlolint can hold"));
+  }
   const InstrId id = AddInstruction(instr, s);
   *out = id;
   if (opcode == Opcode::kParameter) {
@@ -921,7 +925,6 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
   in.operands_begin = static_cast<uint32_t>(ids.size());
   in.operand_count = static_cast<uint32_t>(s.operands.size());
   ids.insert(ids.end(), s.operands.begin(), s.operands.end());
-  in.control_begin = static_cast<uint32_t>(ids.size());
   in.control_count = static_cast<uint32_t>(s.controls.size());
   ids.insert(ids.end(), s.controls.begin(), s.controls.end());
   auto& attrs = builder_->attributes();
@@ -930,11 +933,11 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
   in.attr_count = static_cast<uint16_t>(s.attributes.size());
   attrs.insert(attrs.end(), s.attributes.begin(), s.attributes.end());
 
-  // Called computations in XLA's order.
-  auto& called = builder_->called();
-  in.called_begin = static_cast<uint32_t>(called.size());
+  // Called computations in XLA's order (ParseInstructionRhs has checked
+  // there are at most Instruction::kMaxCalled).
+  const size_t called_begin = ids.size();
   auto push = [&](CompId c) {
-    if (c != kNoId) called.push_back(c);
+    if (c != kNoId) ids.push_back(c);
   };
   switch (in.opcode) {
     case Opcode::kWhile:
@@ -957,12 +960,12 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
       for (CompId c : s.called) push(c);
       break;
   }
-  in.called_count = static_cast<uint32_t>(called.size() - in.called_begin);
+  in.called_count = static_cast<uint16_t>(ids.size() - called_begin);
   if (in.opcode == Opcode::kFusion ||
       (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
        in.async_wrapped_opcode == Opcode::kFusion)) {
     for (uint32_t k = 0; k < in.called_count; ++k) {
-      builder_->computations()[called[in.called_begin + k]].is_fusion_computation = true;
+      builder_->computations()[ids[called_begin + k]].is_fusion_computation = true;
     }
   }
   scope_order_[scope_depth_ - 1].push_back(id);
