@@ -33,9 +33,9 @@ size_t Module::MemoryBytes() const {
 
 void Module::Builder::BuildUsers() {
   // Counting sort: count distinct users per operand, then lay the pool out
-  // again with room for each instruction's users after its other lists.
-  // Operands of one instruction are visited together, so a repeated operand
-  // is detected by comparing with the last user recorded.
+  // again with room for each instruction's users after its other lists, and
+  // fill. Operands of one instruction are visited together, so a repeated
+  // operand is detected by comparing with the last user recorded.
   std::vector<Instruction>& instrs = m.instructions_;
   const size_t n = instrs.size();
   std::vector<InstrId> last_user(n, kNoId);
@@ -48,29 +48,32 @@ void Module::Builder::BuildUsers() {
       ++total_users;
     }
   }
-  std::vector<uint32_t> pool;
-  pool.reserve(m.ids_.size() + total_users);
-  for (InstrId id = 0; id < n; ++id) {
+  // Blocks only move up (each gains room for its users), so moving them
+  // from the last one down needs no second pool. `cursor` is where the next
+  // user of each instruction goes.
+  std::vector<uint32_t> cursor(n);
+  m.ids_.resize(m.ids_.size() + total_users);
+  uint32_t* ids = m.ids_.data();
+  uint32_t end = static_cast<uint32_t>(m.ids_.size());
+  for (size_t id = n; id-- > 0;) {
     Instruction& in = instrs[id];
-    const uint32_t lists = in.users_begin() - in.operands_begin;
-    const uint32_t begin = static_cast<uint32_t>(pool.size());
-    pool.insert(pool.end(), m.ids_.begin() + in.operands_begin,
-                m.ids_.begin() + in.operands_begin + lists);
-    pool.resize(pool.size() + in.user_count);
+    const uint32_t old_begin = in.operands_begin;
+    const uint32_t lists = in.operand_count + in.control_count + in.called_count;
+    const uint32_t begin = end - in.user_count - lists;
     in.operands_begin = begin;
-    in.user_count = 0;  // counts again while filling
+    cursor[id] = begin + lists;
+    end = begin;
+    for (uint32_t k = lists; k > 0; --k) ids[begin + k - 1] = ids[old_begin + k - 1];
   }
-  m.ids_.swap(pool);
-  std::vector<uint32_t>().swap(pool);
   std::fill(last_user.begin(), last_user.end(), kNoId);
   for (InstrId user = 0; user < n; ++user) {
     const Instruction& u = instrs[user];
+    const uint32_t* op_ids = ids + u.operands_begin;
     for (uint32_t k = 0; k < u.operand_count; ++k) {
-      InstrId op = m.ids_[u.operands_begin + k];
+      const InstrId op = op_ids[k];
       if (last_user[op] == user) continue;
       last_user[op] = user;
-      Instruction& o = instrs[op];
-      m.ids_[o.users_begin() + o.user_count++] = user;
+      ids[cursor[op]++] = user;
     }
   }
 }

@@ -891,10 +891,6 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     }
   }
 
-  if (s.called.size() + s.branches.size() > Instruction::kMaxCalled) {
-    return Error(at.opcode, StrCat("calls more than ", Instruction::kMaxCalled,
-                                   " computations, more than hlolint can hold"));
-  }
   const InstrId id = AddInstruction(instr, s);
   *out = id;
   if (opcode == Opcode::kParameter) {
@@ -933,8 +929,8 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
   in.attr_count = static_cast<uint16_t>(s.attributes.size());
   attrs.insert(attrs.end(), s.attributes.begin(), s.attributes.end());
 
-  // Called computations in XLA's order (ParseInstructionRhs has checked
-  // there are at most Instruction::kMaxCalled).
+  // Called computations in XLA's order (ParseComputationList keeps them
+  // below Instruction::kMaxCalled).
   const size_t called_begin = ids.size();
   auto push = [&](CompId c) {
     if (c != kNoId) ids.push_back(c);
@@ -1061,6 +1057,13 @@ bool ModuleParser::ParseComputationList(std::vector<CompId>* out) {
       if (!ParseComputationRef(&c)) return false;
       out->push_back(c);
     } while (EatIfPresent(TokKind::kComma));
+  }
+  // Instruction::called_count is 16-bit; the few single computation
+  // attributes (to_apply=, calls=, ...) added to a list stay below it.
+  constexpr size_t kMaxList = Instruction::kMaxCalled - 64;
+  if (out->size() > kMaxList) {
+    return Error(lexer_.offset(), StrCat("a list of more than ", kMaxList,
+                                         " computations, more than hlolint can hold"));
   }
   return ParseToken(TokKind::kRbrace, "expects a list to end with '}'");
 }
