@@ -29,7 +29,7 @@ class NameTable {
   }
 
   uint32_t Find(std::string_view name) const {
-    const uint64_t hash = StringViewHash()(name);
+    const uint32_t hash = static_cast<uint32_t>(StringViewHash()(name));
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
@@ -56,12 +56,12 @@ class NameTable {
   // Inserts unless present; returns the value now stored under `name`.
   uint32_t Insert(std::string_view name, uint32_t value) {
     if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
-    const uint64_t hash = StringViewHash()(name);
+    const uint32_t hash = static_cast<uint32_t>(StringViewHash()(name));
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.generation != generation_) {
-        s = Slot{hash, name.data(), static_cast<uint32_t>(name.size()), value, generation_};
+        s = Slot{name.data(), static_cast<uint32_t>(name.size()), value, hash, generation_};
         ++size_;
         return value;
       }
@@ -73,11 +73,14 @@ class NameTable {
   }
 
  private:
+  // 24 bytes: the table of a computation with millions of instructions is
+  // among the largest blocks the parser holds. 32 hash bits index and
+  // pre-filter (tables stay far below 2^32 slots).
   struct Slot {
-    uint64_t hash = 0;
     const char* data = nullptr;
     uint32_t size = 0;
     uint32_t value = 0;
+    uint32_t hash = 0;
     uint32_t generation = 0;
   };
 
