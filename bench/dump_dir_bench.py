@@ -12,10 +12,13 @@ each module's dumps the same generated module, and a few dumps per module
 with a non-bitcast reshape that appears at one pass and goes away at a later
 one, so sequence tracking has findings to follow. DIR/plain/ holds hard
 links to the same files under names that are not dump names. Three modes
-are timed, interleaved, RUNS times each: the dump directory in sequence
-mode, the same directory with --no-sequence, and the plain names. Reported:
-median wall time and MB/s, the range over the runs, the peak RSS of the
-hlolint process and how many diagnostics each mode reports. Never commit DIR.
+are timed RUNS times each, interleaved (each round starts with the next
+mode): the dump directory in sequence mode, the same directory with
+--no-sequence, and the plain names. Reported per mode: MB/s from the median
+wall time and from the median CPU time (user + system of hlolint, less
+disturbed by other users of a shared machine), with the range over the
+runs, the peak RSS of the hlolint process and how many diagnostics it
+reports. Never commit DIR.
 """
 import argparse
 import json
@@ -134,6 +137,15 @@ def main():
               f"  | CPU: median {mb / cpu[label]:6.1f} MB/s, range {mb / c[-1]:.1f}-{mb / c[0]:.1f}"
               f"  | peak RSS {peak_rss_kb(args, directory, extra) / 1024:.0f} MB"
               f"  | {len(doc['diagnostics'])} diagnostics")
+    # What each mode must report: one finding per module in sequence mode
+    # (where it appears), one per dump that has it otherwise.
+    first, fixed = args.steps // 3, 2 * args.steps // 3
+    expected = {"sequence mode": args.modules, "--no-sequence": args.modules * (fixed - first),
+                "plain names": args.modules * (fixed - first)}
+    for label, count in expected.items():
+        got = len(json.loads(reports[label])["diagnostics"])
+        if got != count:
+            sys.exit(f"{label}: {got} diagnostics, expected {count}")
     for other in ("--no-sequence", "plain names"):
         print(f"  sequence mode / {other}: wall {wall['sequence mode'] / wall[other]:.3f}, "
               f"CPU {cpu['sequence mode'] / cpu[other]:.3f} (median time ratios)")

@@ -3,7 +3,11 @@
 // use (HloSchedule::Verify), and send/recv pairs must not deadlock
 // (HloVerifier's VerifyNoCollectiveDeadlocks).
 #include <algorithm>
+#include <cstdint>
+#include <deque>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "parse/attributes.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -39,6 +43,7 @@ bool ParsePairs(std::string_view text, std::vector<std::pair<int64_t, int64_t>>*
   bool in_number = false, negative = false;
   for (char c : text) {
     if (c >= '0' && c <= '9') {
+      if (value > (INT64_MAX - 9) / 10) return false;  // not a device id; no overflow
       value = value * 10 + (c - '0');
       in_number = true;
     } else {
@@ -117,9 +122,42 @@ class VerifyScheduleRule : public Rule {
     InstrId id;
     std::string pairs;
   };
+  // Unmatched sends (or recvs) in schedule order, indexed by their pairs so
+  // that matching stays linear however many there are.
+  class PendingList {
+   public:
+    bool empty() const { return open_ == 0; }
+    // The earliest still unmatched.
+    const Pending& first() const {
+      while (matched_[head_]) ++head_;
+      return items_[head_];
+    }
+    void Add(InstrId id, const std::string& pairs) {
+      by_pairs_[pairs].push_back(items_.size());
+      items_.push_back({id, pairs});
+      matched_.push_back(false);
+      ++open_;
+    }
+    // Matches the earliest pending entry with these pairs, if any.
+    bool TakeMatching(const std::string& pairs) {
+      auto it = by_pairs_.find(pairs);
+      if (it == by_pairs_.end() || it->second.empty()) return false;
+      matched_[it->second.front()] = true;
+      it->second.pop_front();
+      --open_;
+      return true;
+    }
+
+   private:
+    std::vector<Pending> items_;
+    std::vector<bool> matched_;
+    absl::flat_hash_map<std::string, std::deque<size_t>> by_pairs_;
+    mutable size_t head_ = 0;
+    size_t open_ = 0;
+  };
   struct Dfa {
-    std::vector<Pending> sends;
-    std::vector<Pending> recvs;
+    PendingList sends;
+    PendingList recvs;
   };
 
   // The pairs of a send/recv the deadlock check considers, or nullopt.
@@ -139,29 +177,33 @@ class VerifyScheduleRule : public Rule {
     std::vector<std::pair<int64_t, int64_t>> pairs;
     if (!ParsePairs(pairs_text, &pairs)) return true;
     constexpr std::string_view kCheck = "[VerifyNoCollectiveDeadlocks] ";
-    for (size_t i = 0; i < pairs.size(); ++i) {
-      for (size_t j = i + 1; j < pairs.size(); ++j) {
-        if (pairs[i].first == pairs[j].first || pairs[i].second == pairs[j].second) {
-          ctx.Report(id, StrCat(kCheck, "Expected send/recv to have unique source and target "
-                                        "pairs, got ", pairs_text));
-          return false;
-        }
+    // Linear in the number of pairs (a hostile attribute may hold 100,000).
+    absl::flat_hash_map<int64_t, int64_t> target_of;
+    absl::flat_hash_set<int64_t> targets;
+    for (const auto& [source, target] : pairs) {
+      if (!target_of.emplace(source, target).second || !targets.insert(target).second) {
+        ctx.Report(id, StrCat(kCheck, "Expected send/recv to have unique source and target "
+                                      "pairs, got ", pairs_text));
+        return false;
       }
     }
-    // With unique sources, following source->target from each node finds a
-    // cycle in at most |pairs| steps.
+    // Unique sources and targets: every node has at most one successor and
+    // one predecessor, so each chain is a path or a cycle; walk each once.
+    absl::flat_hash_set<int64_t> visited;
     for (const auto& start : pairs) {
-      int64_t node = start.second;
-      for (size_t steps = 0; steps <= pairs.size(); ++steps) {
-        auto next = std::find_if(pairs.begin(), pairs.end(),
-                                 [&](const auto& p) { return p.first == node; });
-        if (next == pairs.end()) break;
+      if (visited.contains(start.first)) continue;
+      int64_t node = start.first;
+      while (true) {
+        visited.insert(node);
+        auto next = target_of.find(node);
+        if (next == target_of.end()) break;
         node = next->second;
         if (node == start.first) {
           ctx.Report(id, StrCat(kCheck, "Expected send/recv source-target pairs to be "
                                         "non-cyclical, got ", pairs_text));
           return true;
         }
+        if (visited.contains(node)) break;
       }
     }
     return true;
@@ -179,18 +221,13 @@ class VerifyScheduleRule : public Rule {
         if (!pairs) continue;
         if (!CheckPairsWellFormed(ctx, id, *pairs)) return false;
         const bool send = op == Opcode::kSend;
-        std::vector<Pending>& others = send ? dfa.recvs : dfa.sends;
-        auto match = std::find_if(others.begin(), others.end(),
-                                  [&](const Pending& p) { return p.pairs == *pairs; });
-        if (match != others.end()) {
-          others.erase(match);
-        } else {
-          (send ? dfa.sends : dfa.recvs).push_back({id, *pairs});
+        if (!(send ? dfa.recvs : dfa.sends).TakeMatching(*pairs)) {
+          (send ? dfa.sends : dfa.recvs).Add(id, *pairs);
         }
         continue;
       }
       if (IsCollective(op) && (!dfa.sends.empty() || !dfa.recvs.empty())) {
-        const Pending& pending = !dfa.sends.empty() ? dfa.sends[0] : dfa.recvs[0];
+        const Pending& pending = !dfa.sends.empty() ? dfa.sends.first() : dfa.recvs.first();
         ctx.Report(id, "[VerifyNoCollectiveDeadlocks] Expected send and recv instructions to "
                        "have the same source-target pairs, but could not match some "
                        "instructions. Introducing the following instruction will cause a "
@@ -225,9 +262,9 @@ class VerifyScheduleRule : public Rule {
         : dfa.sends.empty() ? "Expected send to match recv"
                             : "Deadlock detected: sends and recvs whose source-target pairs do "
                               "not match";
-    const InstrId at = !dfa.sends.empty() ? dfa.sends[0].id : dfa.recvs[0].id;
-    ctx.Report(at, StrCat("[VerifyNoCollectiveDeadlocks] ", message, " (source-target pairs ",
-                          !dfa.sends.empty() ? dfa.sends[0].pairs : dfa.recvs[0].pairs, ")"));
+    const Pending& first = !dfa.sends.empty() ? dfa.sends.first() : dfa.recvs.first();
+    ctx.Report(first.id, StrCat("[VerifyNoCollectiveDeadlocks] ", message,
+                                " (source-target pairs ", first.pairs, ")"));
     return false;
   }
 };

@@ -9,7 +9,23 @@
 
 namespace hlolint {
 
+namespace {
+
+// Every minor_to_major entry indexes a dimension. An invalid layout is
+// reported by the verifier; it is no evidence either way here.
+bool IndexableLayout(const Shape& shape) {
+  const std::vector<int64_t>& m2m = MinorToMajor(shape);
+  if (m2m.size() != shape.dimensions.size()) return false;
+  for (int64_t d : m2m) {
+    if (d < 0 || d >= shape.rank()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool DescendingApartFromSizeOneDims(const Shape& shape) {
+  if (!IndexableLayout(shape)) return true;
   int64_t previous = INT64_MAX;
   for (int64_t d : MinorToMajor(shape)) {
     if (shape.dimensions[d] == 1) continue;
@@ -21,6 +37,7 @@ bool DescendingApartFromSizeOneDims(const Shape& shape) {
 
 bool SamePhysicalOrder(const Shape& a, const Shape& b) {
   if (a.dimensions != b.dimensions) return false;
+  if (!IndexableLayout(a) || !IndexableLayout(b)) return true;
   std::vector<int64_t> order_a, order_b;
   for (int64_t d : MinorToMajor(a)) {
     if (a.dimensions[d] != 1) order_a.push_back(d);

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "analysis/shape_inference.h"
 #include "util/strings.h"
 
@@ -72,6 +73,16 @@ inline bool SortedUnique(std::span<const int64_t> values) {
 
 // True when no value repeats (small lists: quadratic is fine).
 inline bool AllUnique(std::span<const int64_t> values) {
+  // Pairwise for the usual handful; hashed for hostile lists (quadratic
+  // time on 100,000 dimension numbers would be a hang).
+  if (values.size() > 32) {
+    absl::flat_hash_set<int64_t> seen;
+    seen.reserve(values.size());
+    for (int64_t value : values) {
+      if (!seen.insert(value).second) return false;
+    }
+    return true;
+  }
   for (size_t i = 0; i < values.size(); ++i) {
     for (size_t j = i + 1; j < values.size(); ++j) {
       if (values[i] == values[j]) return false;

@@ -67,6 +67,11 @@ struct DumpHistory {
   uint32_t dumps = 0;           // how many dumps of the sequence have it
   uint32_t sequence_dumps = 0;  // how many dumps the sequence has
   Severity first_severity = Severity::kError;
+  // A finding that was fixed and came back: this history is of its return
+  // (first_seen is where it came back). earliest_seen is where it first
+  // appeared in the sequence, earlier_fixed_after where it was last fixed.
+  std::optional<DumpPoint> earliest_seen;
+  std::optional<DumpPoint> earlier_fixed_after;
 };
 
 struct Diagnostic {

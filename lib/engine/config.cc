@@ -130,8 +130,9 @@ class ConfigReader {
     }
     for (const auto& [rule, options] : value.items()) {
       const std::string member = StrCat(pointer, "/", JsonPointerToken(rule));
+      const std::string& id = rule;  // clang 14 cannot capture structured bindings
       const bool known = std::any_of(all_.begin(), all_.end(),
-                                     [&](const Rule* r) { return r->info().id == rule; });
+                                     [&](const Rule* r) { return r->info().id == id; });
       if (!known) {
         std::vector<std::string_view> ids;
         for (const Rule* r : all_) ids.push_back(r->info().id);

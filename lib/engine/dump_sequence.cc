@@ -113,7 +113,11 @@ std::string FindingKey(const Diagnostic& d,
   return n == 0 ? d.fingerprint : StrCat(d.fingerprint, "#", n);
 }
 
+// One run of a finding: the dumps from where it appears to where it was
+// last seen before a dump without it. A finding that is fixed and comes
+// back later has a second run, reported again where it comes back.
 struct FindingTrack {
+  std::optional<uint32_t> previous_run;  // the finding's run before this one
   size_t first_pos = 0;
   size_t last_pos = 0;
   uint32_t dumps = 0;
@@ -132,18 +136,31 @@ class SequenceTracker {
     DumpGroupStats stats;
     const size_t n = group_.files.size();
     stats.files.resize(n);
+    // complete_before[p]: dumps before position p that were read and parsed
+    // (only those can show that a finding is gone).
+    std::vector<uint32_t> complete_before(n + 1, 0);
+    std::vector<std::vector<uint32_t>> run_of;  // per dump, per diagnostic: its run
+    run_of.resize(n);
     for (size_t pos = 0; pos < n; ++pos) {
       FileResult& result = results_[group_.files[pos]];
       DumpFileStats& file = stats.files[pos];
       file.file = group_.files[pos];
       file.findings = static_cast<uint32_t>(result.diagnostics.size());
       file.incomplete = IsIncomplete(result);
+      complete_before[pos + 1] = complete_before[pos] + (file.incomplete ? 0 : 1);
+      run_of[pos].reserve(result.diagnostics.size());
       Seen seen;
       for (const Diagnostic& d : result.diagnostics) {
         auto [it, inserted] =
             index_.try_emplace(FindingKey(d, seen), static_cast<uint32_t>(tracks_.size()));
-        if (inserted) {
+        const bool gone_in_between =
+            !inserted && complete_before[pos] > complete_before[tracks_[it->second].last_pos + 1];
+        if (inserted || gone_in_between) {
+          std::optional<uint32_t> previous;
+          if (!inserted) previous = it->second;
+          it->second = static_cast<uint32_t>(tracks_.size());
           FindingTrack& added = tracks_.emplace_back();
+          added.previous_run = previous;
           added.first_pos = pos;
           added.first_severity = d.severity;
           added.rule = d.rule;
@@ -151,6 +168,7 @@ class SequenceTracker {
         FindingTrack& t = tracks_[it->second];
         t.last_pos = pos;
         ++t.dumps;
+        run_of[pos].push_back(it->second);
       }
     }
     stats.findings = static_cast<uint32_t>(tracks_.size());
@@ -164,6 +182,13 @@ class SequenceTracker {
       history->dumps = t->dumps;
       history->sequence_dumps = static_cast<uint32_t>(n);
       history->first_severity = t->first_severity;
+      if (t->previous_run) {
+        // Runs are in order of first appearance: the earlier ones have
+        // their histories already.
+        const DumpHistory& earlier = *tracks_[*t->previous_run].history;
+        history->earliest_seen = earlier.earliest_seen ? earlier.earliest_seen : earlier.first_seen;
+        history->earlier_fixed_after = earlier.fixed_after;
+      }
       ++stats.files[t->first_pos].introduced;
       ++stats.files[t->first_pos].introduced_by_rule[t->rule];
       for (size_t pos = t->last_pos + 1; pos < n; ++pos) {
@@ -179,11 +204,10 @@ class SequenceTracker {
     // Attach histories; keep first appearances (and escalations).
     for (size_t pos = 0; pos < n; ++pos) {
       std::vector<Diagnostic>& diagnostics = results_[group_.files[pos]].diagnostics;
-      Seen seen;
       std::vector<bool> keep(diagnostics.size());
       for (size_t i = 0; i < diagnostics.size(); ++i) {
         Diagnostic& d = diagnostics[i];
-        FindingTrack& t = tracks_[index_.find(FindingKey(d, seen))->second];
+        FindingTrack& t = tracks_[run_of[pos][i]];
         d.history = t.history;
         const bool escalates = t.reported && d.severity > *t.reported;
         keep[i] = every_dump || pos == t.first_pos || escalates;
@@ -195,6 +219,8 @@ class SequenceTracker {
         if (out != i) diagnostics[out] = std::move(diagnostics[i]);
         ++out;
       }
+      results_[group_.files[pos]].repeats_not_reported +=
+          static_cast<uint32_t>(diagnostics.size() - out);
       diagnostics.resize(out);
     }
     auto info = std::make_shared<DumpSequenceInfo>();

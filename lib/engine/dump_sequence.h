@@ -83,7 +83,7 @@ struct DumpFileStats {
 
 struct DumpGroupStats {
   std::vector<DumpFileStats> files;  // in dump order
-  uint32_t findings = 0;             // distinct findings
+  uint32_t findings = 0;             // distinct findings (one that comes back after a fix counts again)
   uint32_t fixed = 0;
 };
 
@@ -92,7 +92,9 @@ struct DumpGroupStats {
 // keeps each distinct finding (same fingerprint; the Nth identical one in a
 // file is a finding of its own) only where it first appears, unless
 // `every_dump`, or where it comes back with a higher severity than it was
-// reported with. Returns statistics for every group, sequences or not.
+// reported with, or where it comes back after a dump that was read, parsed
+// and did not have it (a fix undone). Returns statistics for every group,
+// sequences or not.
 std::vector<DumpGroupStats> TrackDumpSequences(const DumpPlan& plan,
                                                std::vector<FileResult>& results, bool every_dump);
 

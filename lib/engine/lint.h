@@ -41,7 +41,7 @@ struct DumpSequenceInfo {
   std::optional<int64_t> first_step;
   std::optional<int64_t> last_step;
   uint32_t missing_steps = 0;  // gaps in the step numbers
-  uint32_t findings = 0;       // distinct findings over the sequence
+  uint32_t findings = 0;       // distinct findings over the sequence (a return after a fix counts again)
   uint32_t fixed = 0;          // of which gone by the last dump
 };
 
@@ -66,6 +66,9 @@ struct FileResult {
   std::optional<DumpContext> dump;
   // Set for the files of a dump sequence.
   std::shared_ptr<const DumpSequenceInfo> sequence;
+  // Sequence mode: diagnostics not reported here because an earlier dump of
+  // the sequence reported the same finding (--every-dump reports them).
+  uint32_t repeats_not_reported = 0;
 };
 
 // Parses and lints one file: rules, engine-level diagnostics (parse-error,

@@ -358,6 +358,10 @@ bool ValueParser::ParseDimensionSizes(Shape* shape) {
   if (!ParseToken(TokKind::kLsquare, "expects a list starting with '['")) return false;
   if (kind() != TokKind::kRsquare) {
     do {
+      if (shape->dimensions.size() >= limits_.max_rank) {
+        return TokenError(StrCat("shape has more than ", limits_.max_rank,
+                                 " dimensions (hlolint's limit)"));
+      }
       int64_t size = 0;
       bool dynamic = false;
       if (kind() == TokKind::kQuestionMark) {

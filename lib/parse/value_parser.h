@@ -28,6 +28,10 @@ struct ParseError {
 
 struct ParseLimits {
   int max_nesting_depth = 500;          // tuples, operands, literals, shardings
+  // Dimensions of one array shape. XLA sets none, but checks that are
+  // quadratic in the rank are harmless only while it is small; real shapes
+  // have a handful.
+  uint32_t max_rank = 1024;
   uint32_t max_instruction_bytes = 64u << 20;  // one instruction's text
   uint32_t max_modules_per_file = 1u << 20;
 };

@@ -25,12 +25,18 @@ std::vector<std::string> DumpHistoryLines(const FileResult& file, const Diagnost
   std::vector<std::string> lines;
   if (!d.history) return lines;
   const DumpHistory& h = *d.history;
-  std::string first = h.in_first_dump ? "present from the first dump of the sequence" : "first seen";
+  std::string first = h.in_first_dump ? "present from the first dump of the sequence"
+                      : h.earlier_fixed_after ? "back"
+                                              : "first seen";
   if (h.first_severity != d.severity) first += StrCat(" (as a ", SeverityName(h.first_severity), ")");
   first += StrCat(h.in_first_dump ? ", " : " ", h.first_seen.description);
   if (h.first_seen.file != file.path) first += StrCat(" in ", Basename(h.first_seen.file));
   first += MissingSteps(h.first_seen, "a pass in the gap may have introduced it");
   lines.push_back(std::move(first));
+  if (h.earliest_seen && h.earlier_fixed_after) {
+    lines.push_back(StrCat("it had been fixed ", h.earlier_fixed_after->description,
+                           "; first seen ", h.earliest_seen->description));
+  }
   if (h.fixed_after) {
     lines.push_back(StrCat("fixed ", h.fixed_after->description,
                            MissingSteps(*h.fixed_after, "a pass in the gap may have fixed it")));
@@ -54,7 +60,8 @@ std::string SequenceHeadline(const DumpSequenceInfo& s) {
   if (!s.timestamp.empty()) text += StrCat(" (timestamp ", s.timestamp, ")");
   text += StrCat(": ", s.dumps, s.dumps == 1 ? " dump" : " dumps");
   if (s.first_step && s.last_step) {
-    text += StrCat(" (steps ", *s.first_step, "-", *s.last_step);
+    text += *s.first_step == *s.last_step ? StrCat(" (step ", *s.first_step)
+                                          : StrCat(" (steps ", *s.first_step, "-", *s.last_step);
     if (s.missing_steps > 0) text += StrCat(", ", s.missing_steps, " missing");
     text += ")";
   }
@@ -102,6 +109,10 @@ void AddDumpFields(const FileResult& file, const Diagnostic& d, nlohmann::ordere
   j["first_seen"] = DumpPointToJson(d.history->first_seen);
   j["last_seen"] = DumpPointToJson(d.history->last_seen);
   if (d.history->fixed_after) j["fixed_after"] = DumpPointToJson(*d.history->fixed_after);
+  if (d.history->earliest_seen && d.history->earlier_fixed_after) {
+    j["earliest_seen"] = DumpPointToJson(*d.history->earliest_seen);
+    j["earlier_fixed_after"] = DumpPointToJson(*d.history->earlier_fixed_after);
+  }
 }
 
 }  // namespace hlolint

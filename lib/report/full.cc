@@ -5,6 +5,7 @@
 
 #include "report/dump_history.h"
 #include "report/report.h"
+#include "report/text_escape.h"
 #include "util/strings.h"
 
 namespace hlolint {
@@ -34,7 +35,11 @@ void AppendSnippet(const Diagnostic& d, const Palette& p, std::string* out) {
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
   const std::string number = StrCat(d.resolved.line);
   const std::string pad(number.size(), ' ');
-  *out += StrCat(" ", p.gutter, number, " |", p.reset, " ", line, "\n");
+  // The line as a terminal can show it; the caret goes under characters,
+  // not bytes.
+  std::vector<uint32_t> starts;
+  const std::string shown = TerminalText(line, &starts);
+  *out += StrCat(" ", p.gutter, number, " |", p.reset, " ", shown, "\n");
 
   const size_t column = d.resolved.column > 0 ? d.resolved.column - 1 : 0;
   size_t start = column >= d.source_line_offset ? column - d.source_line_offset : 0;
@@ -46,11 +51,39 @@ void AppendSnippet(const Diagnostic& d, const Palette& p, std::string* out) {
     width = line.size() - start;
   }
   width = std::max<size_t>(1, std::min(width, line.size() > start ? line.size() - start : 1));
+  // In characters: the span's bytes [start, start + width) of the line.
+  const auto char_at = [&](size_t byte) -> size_t {
+    if (byte < starts.size()) return starts[byte];
+    return starts.empty() ? byte : starts.back() + 1 + (byte - starts.size());
+  };
+  const size_t end_char = char_at(start + width - 1) + 1;
+  const size_t start_char = char_at(start);
+  width = std::max<size_t>(1, end_char - start_char);
   // Keep tabs so the caret lines up with the text above it.
   std::string indent;
-  for (size_t i = 0; i < start; ++i) indent.push_back(line[i] == '\t' ? '\t' : ' ');
+  for (size_t i = 0; i < start; ++i) {
+    if (line[i] == '\t') {
+      indent.push_back('\t');
+    } else if (i == 0 || starts[i] != starts[i - 1]) {
+      indent.push_back(' ');
+    }
+  }
   *out += StrCat(" ", p.gutter, pad, " |", p.reset, " ", indent, p.caret, "^",
                  std::string(width - 1, '~'), p.reset, "\n");
+}
+
+// Text from the file (messages quote it) as a terminal can show it, keeping
+// the line breaks a message may have.
+std::string Shown(std::string_view text) {
+  std::string out;
+  size_t begin = 0;
+  while (true) {
+    const size_t nl = text.find('\n', begin);
+    out += TerminalText(text.substr(begin, nl == std::string_view::npos ? nl : nl - begin));
+    if (nl == std::string_view::npos) return out;
+    out += '\n';
+    begin = nl + 1;
+  }
 }
 
 }  // namespace
@@ -69,23 +102,27 @@ std::string RenderFull(const ReportInput& input) {
       }
       out += StrCat(p.bold, file.path, ":", d.resolved.line, ":", d.resolved.column, ":",
                     p.reset, " ", SeverityColor(p, d.severity), SeverityName(d.severity), ":",
-                    p.reset, " ", p.bold, d.message, p.reset, " [", d.rule, "]\n");
+                    p.reset, " ", p.bold, Shown(d.message), p.reset, " [", d.rule,
+                    "]\n");
       if (d.resolved.line > 0) AppendSnippet(d, p, &out);
       for (const DiagnosticNote& note : d.notes) {
         if (note.span) {
           out += StrCat(p.bold, file.path, ":", note.resolved.line, ":", note.resolved.column,
-                        ":", p.reset, " ", p.note, "note:", p.reset, " ", note.message, "\n");
+                        ":", p.reset, " ", p.note, "note:", p.reset, " ",
+                        Shown(note.message), "\n");
         } else {
-          out += StrCat(p.note, "note:", p.reset, " ", note.message, "\n");
+          out += StrCat(p.note, "note:", p.reset, " ", Shown(note.message), "\n");
         }
       }
       if (d.source) {
-        out += StrCat("  = source: ", d.source->file, ":", d.source->line);
-        if (!d.op_name.empty()) out += StrCat(" (op_name \"", d.op_name, "\")");
+        out += StrCat("  = source: ", Shown(d.source->file), ":", d.source->line);
+        if (!d.op_name.empty()) out += StrCat(" (op_name \"", Shown(d.op_name), "\")");
         out += "\n";
       }
-      for (const std::string& line : DumpHistoryLines(file, d)) out += StrCat("  = ", line, "\n");
-      if (!d.fix.empty()) out += StrCat("  = help: ", d.fix, "\n");
+      for (const std::string& line : DumpHistoryLines(file, d)) {
+        out += StrCat("  = ", Shown(line), "\n");
+      }
+      if (!d.fix.empty()) out += StrCat("  = help: ", Shown(d.fix), "\n");
       out += "\n";
     }
   }
@@ -99,6 +136,12 @@ std::string RenderFull(const ReportInput& input) {
                    s.instructions == 1 ? " instruction" : " instructions", ")");
     if (s.suppressed > 0) line += StrCat("; ", s.suppressed, " suppressed inline");
     if (input.baselined > 0) line += StrCat("; ", input.baselined, " in the baseline");
+    uint64_t repeats = 0;
+    for (const FileResult& file : *input.files) repeats += file.repeats_not_reported;
+    if (repeats > 0) {
+      line += StrCat("; ", repeats, repeats == 1 ? " repeat" : " repeats",
+                     " in later dumps not shown (--every-dump)");
+    }
     out += StrCat(p.bold, line, ".", p.reset, "\n");
   }
   return out;

@@ -150,7 +150,8 @@ std::string RenderSarif(const ReportInput& input) {
       Json n;
       n["level"] = "error";
       n["message"] = {{"text", StrCat(file.path, ": ", file.io_error_message)}};
-      n["locations"] = {{{"physicalLocation", {{"artifactLocation", {{"uri", file_uri}}}}}}};
+      n["locations"] = Json::array(
+          {{{"physicalLocation", {{"artifactLocation", {{"uri", file_uri}}}}}}});
       notifications.push_back(std::move(n));
     }
     std::map<std::string, uint32_t> occurrences;  // per fingerprint, within the file
@@ -166,11 +167,12 @@ std::string RenderSarif(const ReportInput& input) {
         std::string qualified = d.module;
         if (!d.computation.empty()) qualified += StrCat("/", d.computation);
         if (!d.instruction.empty()) qualified += StrCat("/", d.instruction);
-        location["logicalLocations"] = {
-            {{"name", d.instruction.empty() ? d.computation : d.instruction},
-             {"fullyQualifiedName", qualified}}};
+        location["logicalLocations"] = Json::array(
+            {{{"name", d.instruction.empty() ? d.computation : d.instruction},
+              {"fullyQualifiedName", qualified}}});
       }
-      r["locations"] = {location};
+      // Json::array: a one-element brace list is a copy, not an array, for clang.
+      r["locations"] = Json::array({location});
       Json related = Json::array();
       for (const DiagnosticNote& note : d.notes) {
         Json n;
@@ -200,7 +202,7 @@ std::string RenderSarif(const ReportInput& input) {
           {"primaryLocationLineHash", StrCat(d.fingerprint, ":", occurrence)}};
       Json properties = Json::object();
       if (!d.fix.empty()) properties["fix"] = d.fix;
-      AddDumpFields(file, d, properties);  // dump, first_seen, last_seen, fixed_after
+      AddDumpFields(file, d, properties);  // dump, first_seen, last_seen, fixed_after, ...
       if (!properties.empty()) r["properties"] = std::move(properties);
       results.push_back(std::move(r));
     }
@@ -218,14 +220,14 @@ std::string RenderSarif(const ReportInput& input) {
 
   Json run;
   run["tool"] = {{"driver", std::move(driver)}};
-  run["invocations"] = {std::move(invocation)};
+  run["invocations"] = Json::array({std::move(invocation)});
   run["columnKind"] = "utf16CodeUnits";
   run["results"] = std::move(results);
 
   Json log;
   log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
   log["version"] = "2.1.0";
-  log["runs"] = {std::move(run)};
+  log["runs"] = Json::array({std::move(run)});
   return DumpJson(log, 2) + "\n";
 }
 

@@ -71,6 +71,31 @@ std::string ValidUtf8(std::string_view text) {
   return out;
 }
 
+std::string TerminalText(std::string_view text, std::vector<uint32_t>* starts) {
+  std::string out;
+  out.reserve(text.size());
+  if (starts != nullptr) starts->assign(text.size(), 0);
+  uint32_t column = 0;
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = Utf8Length(text, i);
+    const auto b = static_cast<uint8_t>(text[i]);
+    const bool c1 = n == 2 && b == 0xC2 && static_cast<uint8_t>(text[i + 1]) < 0xA0;
+    const bool control = n == 1 && ((b < 0x20 && b != '\t') || b == 0x7F);
+    const size_t taken = n == 0 ? 1 : n;
+    if (starts != nullptr) {
+      for (size_t k = 0; k < taken; ++k) (*starts)[i + k] = column;
+    }
+    if (n == 0 || c1 || control) {
+      out += kReplacement;
+    } else {
+      out.append(text.substr(i, n));
+    }
+    ++column;
+    i += taken;
+  }
+  return out;
+}
+
 std::string XmlEscape(std::string_view text) {
   const std::string valid = ValidUtf8(text);
   std::string out;

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hlolint {
 
@@ -12,6 +13,13 @@ std::string OneLine(std::string_view text);
 
 // Replaces bytes that are not valid UTF-8 with U+FFFD.
 std::string ValidUtf8(std::string_view text);
+
+// Text for a terminal or a log: invalid UTF-8 and control characters other
+// than tab (C0, DEL and C1, which a terminal could act on, e.g. escape
+// sequences hidden in a hostile file) become U+FFFD. When `starts` is given,
+// (*starts)[i] is set for every input byte i that begins a character of the
+// output, to that character's index (a display column, tabs counting one).
+std::string TerminalText(std::string_view text, std::vector<uint32_t>* starts = nullptr);
 
 // Text and attribute content for XML 1.0 (characters XML cannot carry at
 // all, such as most control characters, become U+FFFD).

@@ -79,26 +79,48 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
   }
 
   // FIFOs, character devices, ...: read everything. Clear O_NONBLOCK so a
-  // FIFO blocks until its writer sends data or closes.
+  // FIFO blocks until its writer sends data or closes (a FIFO without a
+  // writer reads as empty).
   int flags = ::fcntl(fd, F_GETFL);
   if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  std::string buffer;
-  char chunk[1 << 16];
+  return ReadStream(fd, path, std::move(file->path_));
+}
+
+absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::ReadStream(int fd, const std::string& path,
+                                                                   std::string display_path) {
+  // Read straight into the final buffer (no copy at the end), growing it
+  // geometrically; the sentinel's room is kept free after the text.
+  size_t capacity = size_t{1} << 16;
+  std::unique_ptr<char[]> buffer(new char[capacity + kSentinelBytes]);
+  size_t size = 0;
   while (true) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (size == capacity) {
+      if (capacity >= kMaxStreamBytes) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "'", path, "' is a stream larger than the ", kMaxStreamBytes >> 20,
+            " MiB hlolint reads into memory (save it to a file)"));
+      }
+      const size_t grown = std::min<size_t>(capacity * 2, kMaxStreamBytes);
+      std::unique_ptr<char[]> bigger(new char[grown + kSentinelBytes]);
+      std::memcpy(bigger.get(), buffer.get(), size);
+      buffer = std::move(bigger);
+      capacity = grown;
+    }
+    const ssize_t n = ::read(fd, buffer.get() + size, capacity - size);
     if (n < 0) {
       if (errno == EINTR) continue;
       return ErrnoError("read", path);
     }
     if (n == 0) break;
-    if (buffer.size() + static_cast<size_t>(n) > kMaxSourceBytes) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("'", path, "' is larger than the 4 GiB hlolint can lint"));
-    }
-    buffer.append(chunk, static_cast<size_t>(n));
+    size += static_cast<size_t>(n);
   }
-  auto copy = FromString(file->path_, buffer);
-  return copy;
+  std::memset(buffer.get() + size, 0, kSentinelBytes);
+  std::unique_ptr<SourceFile> file(new SourceFile());
+  file->path_ = std::move(display_path);
+  file->owned_ = std::move(buffer);
+  file->data_ = file->owned_.get();
+  file->size_ = size;
+  return file;
 }
 
 std::unique_ptr<SourceFile> SourceFile::FromString(std::string display_path,

@@ -20,6 +20,9 @@ struct LineCol {
 
 // Largest input accepted: offsets are stored as 32-bit values.
 inline constexpr uint64_t kMaxSourceBytes = (uint64_t{1} << 32) - 2;
+// Largest stream (standard input, FIFO, device) read into memory: unlike a
+// mapped file, it is held on the heap, and /dev/zero never ends.
+inline constexpr uint64_t kMaxStreamBytes = uint64_t{1} << 30;
 // Zero bytes guaranteed after the text (at least): the NUL sentinel plus
 // slack for 16-byte vector loads that start before it.
 inline constexpr size_t kSentinelBytes = 64;
@@ -31,6 +34,9 @@ class SourceFile {
   // Maps a regular file read-only, or reads any other file (FIFO, device).
   static absl::StatusOr<std::unique_ptr<SourceFile>> Open(const std::string& path,
                                                           std::string display_path);
+  // Reads a stream (FIFO, device) to its end; fails past kMaxStreamBytes.
+  static absl::StatusOr<std::unique_ptr<SourceFile>> ReadStream(int fd, const std::string& path,
+                                                                std::string display_path);
   // Wraps bytes already in memory (stdin, tests).
   static std::unique_ptr<SourceFile> FromString(std::string display_path, std::string_view text);
 
@@ -60,8 +66,6 @@ class SourceFile {
   std::unique_ptr<char[]> owned_;
   void* mapping_ = nullptr;
   size_t mapping_size_ = 0;
-  void* sentinel_page_ = nullptr;
-  size_t sentinel_size_ = 0;
 
   mutable std::once_flag line_index_once_;
   mutable std::vector<uint32_t> line_starts_;

@@ -736,6 +736,11 @@ class DumpDirectories(TempDirTest):
         # (or again where it becomes more severe).
         for d in once:
             self.assertTrue(d["file"] == d["first_seen"]["file"] or d["severity"] == "error", d)
+        # The full format's summary says how many repeats it left out.
+        tail = run(["--format", "full"] + DUMP_RULES + [DUMPS]).stdout.splitlines()[-1]
+        self.assertIn(f"; {len(every) - len(once)} repeats in later dumps not shown (--every-dump).", tail)
+        tail = run(["--format", "full", "--every-dump"] + DUMP_RULES + [DUMPS]).stdout.splitlines()[-1]
+        self.assertNotIn("repeats", tail)
 
     def test_interleaved_file_lists_are_grouped_like_directories(self):
         files = run(["--show-files", DUMPS + "/mixed", DUMPS + "/gemm"]).stdout.splitlines()
@@ -813,6 +818,53 @@ class DumpDirectories(TempDirTest):
         p = run(["--assume-pass", "after_", plain])
         self.assertEqual(p.returncode, 2)
         self.assertIn("expected PASS, after_PASS, before_PASS or after_PASS.before_PASS", p.stderr)
+
+    def test_a_fix_undone_is_reported_where_the_finding_comes_back(self):
+        ok = "  ROOT r = f32[48]{0} reshape(p)\n"
+        bad = "  c = f32[8,6]{0,1} copy(p)\n  ROOT r = f32[48]{0} reshape(c)\n"
+        passes = [("simplify", bad), ("copy-sinking", ok), ("algsimp", bad), ("reshape-mover", ok)]
+        for step, (name, body) in enumerate(passes):
+            self.file(f"flap/module_0009.jit_flap.{step:04d}.post-layout_assignment.after_{name}.before_x.txt",
+                      f"HloModule jit_flap\nENTRY main {{\n  p = f32[8,6]{{1,0}} parameter(0)\n{body}}}\n")
+        flap = os.path.join(self.dir, "flap")
+        doc = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", flap]).stdout)
+        import jsonschema
+        with open(os.path.join(SOURCE, "docs/hlolint-output.schema.json"), encoding="utf-8") as f:
+            jsonschema.validate(doc, json.load(f), cls=jsonschema.Draft7Validator)
+        got = [(d["first_seen"]["after_pass"], d["fixed_after"]["after_pass"],
+                d.get("earliest_seen", {}).get("after_pass"), d.get("earlier_fixed_after", {}).get("after_pass"))
+               for d in doc["diagnostics"]]
+        self.assertEqual(got, [("simplify", "copy-sinking", None, None),
+                               ("algsimp", "reshape-mover", "simplify", "copy-sinking")])
+        text = run(["--format", "concise", "--select", "reshape-not-bitcast", flap]).stdout
+        self.assertIn("note: back after pass 'algsimp' (pipeline 'post-layout_assignment', step 2)", text)
+        self.assertIn("note: it had been fixed after pass 'copy-sinking' (pipeline 'post-layout_assignment', "
+                      "step 1); first seen after pass 'simplify'", text)
+
+    def test_right_before_layout_normalization_by_the_next_dump(self):
+        bad = "  c = f32[8,6]{0,1} copy(p)\n  ROOT r = f32[48]{0} reshape(c)\n"
+        fixed = "  ROOT r = f32[48]{0} reshape(p)\n"
+        def write(directory, steps):
+            for step, name, body in steps:
+                self.file(f"{directory}/module_0002.jit_n.{step:04d}.post-layout_assignment.{name}.txt",
+                          f"HloModule jit_n\nENTRY main {{\n  p = f32[8,6]{{1,0}} parameter(0)\n{body}}}\n")
+            return os.path.join(self.dir, directory)
+        # The next step was taken after layout_normalization: this dump is its input.
+        direct = write("direct", [(3, "after_cublas-gemm-rewriter.before_gemm-broadcast-folding-rewriter", bad),
+                                  (4, "after_layout_normalization.before_pipeline-end", fixed)])
+        d = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", direct]).stdout)["diagnostics"]
+        self.assertEqual(len(d), 1)
+        self.assertEqual(d[0]["severity"], "error")
+        self.assertIn("right before pass 'layout_normalization' (the next dump of the module is after it)",
+                      d[0]["message"])
+        self.assertEqual(d[0]["dump"]["next_pass"], "layout_normalization")
+        # A missing step in between: other passes may have run; no such claim.
+        gap = write("gap", [(3, "after_cublas-gemm-rewriter.before_gemm-broadcast-folding-rewriter", bad),
+                            (5, "after_layout_normalization.before_pipeline-end", fixed)])
+        d = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", gap]).stdout)["diagnostics"]
+        self.assertEqual(len(d), 1)
+        self.assertNotIn("right before pass", d[0]["message"])
+        self.assertNotIn("next_pass", d[0]["dump"])
 
     def test_no_sequence_lints_every_dump_as_a_plain_file(self):
         plain = self.diagnostics(["--no-sequence", DUMPS])["diagnostics"]

@@ -25,7 +25,7 @@ struct Setup {
     for (const Rule* rule : AllRules()) {
       const RuleInfo& info = rule->info();
       rules.push_back({std::string(info.id), std::string(info.category), info.default_severity,
-                       std::string(info.summary), std::string(RuleDocumentation(info.id))});
+                       std::string(info.summary), ""});  // the static pages would only slow it
     }
   }
   LintOptions options;
@@ -48,9 +48,9 @@ void Run(std::string_view text) {
                         Format::kSarif, Format::kGithub, Format::kJunit}) {
     input.color = format == Format::kFull;
     std::string report = Render(format, input);
-    if (report.empty() && format != Format::kJsonLines && format != Format::kGithub) {
-      __builtin_trap();  // every other format writes at least a summary or a document
-    }
+    const bool document = format == Format::kJson || format == Format::kSarif || format == Format::kJunit;
+    if (document && report.empty()) __builtin_trap();  // these always write a whole document
+
   }
 }
 

@@ -320,3 +320,43 @@ TEST_CASE("dump sequences: descriptions of dumps") {
   CHECK(describe("module_0001.m.0031.copy-insertion.after adding copies.txt") ==
         "during pass 'copy-insertion' (after adding copies, step 31)");
 }
+
+TEST_CASE("dump sequences: a finding fixed and brought back is reported again where it comes back") {
+  const std::vector<std::string> paths = {
+      "module_0001.m.0000.p.after_a.before_b.txt",  // has it
+      "module_0001.m.0001.p.after_b.before_c.txt",  // fixed by b
+      "module_0001.m.0002.p.after_c.before_d.txt",  // back after c
+      "module_0001.m.0003.p.after_d.before_e.txt",  // does not parse: proves nothing
+      "module_0001.m.0004.p.after_e.before_f.txt",  // still there
+      "module_0001.m.0005.p.after_f.before_g.txt",  // fixed by f
+  };
+  const DumpPlan plan = PlanDumps(paths);
+  std::vector<FileResult> results = {
+      Result(paths[0], {Finding("r", "aaaa")}), Result(paths[1], {}),
+      Result(paths[2], {Finding("r", "aaaa")}), Result(paths[3], {}),
+      Result(paths[4], {Finding("r", "aaaa")}), Result(paths[5], {}),
+  };
+  results[3].unparsed_modules = 1;
+  const std::vector<DumpGroupStats> stats = TrackDumpSequences(plan, results, false);
+  CHECK(stats[0].findings == 2);
+  CHECK(stats[0].fixed == 2);
+  REQUIRE(results[0].diagnostics.size() == 1);
+  const DumpHistory& first = *results[0].diagnostics[0].history;
+  REQUIRE(first.fixed_after);
+  CHECK(first.fixed_after->after_pass == "b");
+  CHECK_FALSE(first.earliest_seen);
+  // Back after c: reported again, with where it was first seen and fixed.
+  REQUIRE(results[2].diagnostics.size() == 1);
+  const DumpHistory& back = *results[2].diagnostics[0].history;
+  CHECK(back.first_seen.after_pass == "c");
+  REQUIRE(back.earliest_seen);
+  CHECK(back.earliest_seen->after_pass == "a");
+  REQUIRE(back.earlier_fixed_after);
+  CHECK(back.earlier_fixed_after->after_pass == "b");
+  REQUIRE(back.fixed_after);
+  CHECK(back.fixed_after->after_pass == "f");
+  // The unparsable dump in between does not split the second run.
+  CHECK(results[4].diagnostics.empty());
+  CHECK(stats[0].files[2].introduced == 1);
+  CHECK(stats[0].files[5].fixed == 1);
+}

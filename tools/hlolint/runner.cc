@@ -1,9 +1,11 @@
 #include "runner.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <iostream>
@@ -24,6 +26,7 @@
 #include "report/report.h"
 #include "rule_commands.h"
 #include "rules/registry.h"
+#include "source/source_file.h"
 #include "statistics.h"
 #include "util/strings.h"
 
@@ -156,17 +159,39 @@ class OptionsBuilder {
   std::deque<LintOptions> storage_;  // stable addresses
 };
 
-bool ReadStdin(std::string* out) {
+// Reads standard input to its end, up to kMaxStreamBytes.
+bool ReadStdin(std::string* out, std::string* error) {
   char buffer[1 << 16];
   while (true) {
     const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
     if (n == 0) return true;
     if (n < 0) {
       if (errno == EINTR) continue;
+      *error = StrCat("cannot read standard input: ", std::strerror(errno));
+      return false;
+    }
+    if (out->size() + static_cast<size_t>(n) > kMaxStreamBytes) {
+      *error = StrCat("standard input is larger than the ", kMaxStreamBytes >> 20,
+                      " MiB hlolint reads into memory (save it to a file)");
       return false;
     }
     out->append(buffer, static_cast<size_t>(n));
   }
+}
+
+// The input that `output` names (the same file, under any name), if any:
+// hlolint never writes its inputs.
+const Input* InputAt(const std::string& output, const std::vector<Input>& inputs) {
+  struct stat out;
+  if (output.empty() || ::stat(output.c_str(), &out) != 0) return nullptr;
+  for (const Input& input : inputs) {
+    struct stat in;
+    if (!input.is_stdin && ::stat(input.path.c_str(), &in) == 0 && in.st_dev == out.st_dev &&
+        in.st_ino == out.st_ino) {
+      return &input;
+    }
+  }
+  return nullptr;
 }
 
 int DefaultJobs() {
@@ -205,6 +230,10 @@ int Run(const CliOptions& options) {
   const std::vector<Input> inputs = ExpandInputs(options.paths, &input_errors);
   for (const std::string& message : input_errors) PrintError(message);
   had_error = !input_errors.empty();
+  if (const Input* overwritten = InputAt(options.output, inputs)) {
+    PrintError(StrCat("--output ", options.output, " would overwrite the input ", overwritten->path));
+    return kExitError;
+  }
   if (options.show_files) {
     std::string list;
     for (const Input& input : inputs) list += input.is_stdin ? "-\n" : input.path + "\n";
@@ -236,8 +265,9 @@ int Run(const CliOptions& options) {
     // Where the input lives, for configuration discovery and path globs.
     std::string location = input.path;
     if (input.is_stdin) {
-      if (!ReadStdin(&stdin_text)) {
-        PrintError("cannot read standard input");
+      std::string error;
+      if (!ReadStdin(&stdin_text, &error)) {
+        PrintError(error);
         return kExitError;
       }
       task.text = &stdin_text;
