@@ -26,44 +26,54 @@ size_t Module::MemoryBytes() const {
   bytes += computations_.capacity() * sizeof(Computation);
   bytes += ids_.capacity() * sizeof(InstrId);
   bytes += order_.capacity() * sizeof(InstrId);
-  bytes += called_.capacity() * sizeof(CompId);
   bytes += attributes_.capacity() * sizeof(Attribute);
   bytes += shapes_.size() * (sizeof(Shape) + 64);
   return bytes;
 }
 
 void Module::Builder::BuildUsers() {
-  // Counting sort: count distinct users per operand, then fill. Operands of
-  // one instruction are visited together, so a repeated operand is detected
-  // by comparing with the last user recorded.
+  // Counting sort: count distinct users per operand, then lay the pool out
+  // again with room for each instruction's users after its other lists, and
+  // fill. Operands of one instruction are visited together, so a repeated
+  // operand is detected by comparing with the last user recorded.
   std::vector<Instruction>& instrs = m.instructions_;
   const size_t n = instrs.size();
-  std::vector<uint32_t> counts(n, 0);
   std::vector<InstrId> last_user(n, kNoId);
+  uint64_t total_users = 0;
   for (InstrId user = 0; user < n; ++user) {
     for (InstrId op : m.operands(user)) {
       if (last_user[op] == user) continue;
       last_user[op] = user;
-      ++counts[op];
+      ++instrs[op].user_count;
+      ++total_users;
     }
   }
-  uint32_t base = static_cast<uint32_t>(m.ids_.size());
-  uint32_t total = 0;
-  for (InstrId id = 0; id < n; ++id) {
-    instrs[id].users_begin = base + total;
-    instrs[id].user_count = 0;
-    total += counts[id];
+  // Blocks only move up (each gains room for its users), so moving them
+  // from the last one down needs no second pool. `cursor` is where the next
+  // user of each instruction goes.
+  std::vector<uint32_t> cursor(n);
+  m.ids_.resize(m.ids_.size() + total_users);
+  uint32_t* ids = m.ids_.data();
+  uint32_t end = static_cast<uint32_t>(m.ids_.size());
+  for (size_t id = n; id-- > 0;) {
+    Instruction& in = instrs[id];
+    const uint32_t old_begin = in.operands_begin;
+    const uint32_t lists = in.operand_count + in.control_count + in.called_count;
+    const uint32_t begin = end - in.user_count - lists;
+    in.operands_begin = begin;
+    cursor[id] = begin + lists;
+    end = begin;
+    for (uint32_t k = lists; k > 0; --k) ids[begin + k - 1] = ids[old_begin + k - 1];
   }
-  m.ids_.resize(base + total);
   std::fill(last_user.begin(), last_user.end(), kNoId);
   for (InstrId user = 0; user < n; ++user) {
     const Instruction& u = instrs[user];
+    const uint32_t* op_ids = ids + u.operands_begin;
     for (uint32_t k = 0; k < u.operand_count; ++k) {
-      InstrId op = m.ids_[u.operands_begin + k];
+      const InstrId op = op_ids[k];
       if (last_user[op] == user) continue;
       last_user[op] = user;
-      Instruction& o = instrs[op];
-      m.ids_[o.users_begin + o.user_count++] = user;
+      ids[cursor[op]++] = user;
     }
   }
 }

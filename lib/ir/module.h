@@ -51,24 +51,28 @@ struct Instruction {
   uint32_t end_offset = 0;   // one past the instruction's last token
   ShapeId shape = kNoShape;
   CompId parent = kNoId;
+  // The instruction's lists are one block of Module::ids_: operands, control
+  // predecessors, called computations, users. Only where it starts is kept.
   uint32_t operands_begin = 0;
   uint32_t operand_count = 0;
-  uint32_t users_begin = 0;
   uint32_t user_count = 0;
   uint32_t attrs_begin = 0;
-  uint32_t called_begin = 0;
-  uint32_t control_begin = 0;
-  uint16_t attr_count = 0;     // at most one per AttrName
-  uint32_t called_count = 0;
   uint32_t control_count = 0;
+  // parameter(N): N; get-tuple-element: index; iota: iota_dimension.
+  int64_t number = 0;
+  uint16_t called_count = 0;   // the parser rejects more (kMaxCalled)
+  uint16_t attr_count = 0;     // at most one per AttrName
   Opcode opcode = Opcode::kInvalid;
   // For async-start/update/done: the opcode of the wrapped instruction (X of
   // the `X-start` sugar, or the root of the `calls=` computation).
   Opcode async_wrapped_opcode = Opcode::kInvalid;
   FusionKind fusion_kind = FusionKind::kNone;
   uint8_t flags = 0;
-  // parameter(N): N; get-tuple-element: index; iota: iota_dimension.
-  int64_t number = 0;
+
+  static constexpr size_t kMaxCalled = 0xffff;
+  uint32_t control_begin() const { return operands_begin + operand_count; }
+  uint32_t called_begin() const { return control_begin() + control_count; }
+  uint32_t users_begin() const { return called_begin() + called_count; }
 
   bool is_root() const { return flags & kIsRoot; }
   bool has(Flags flag) const { return flags & flag; }
@@ -190,17 +194,17 @@ class Module {
   // Distinct users, in text order.
   std::span<const InstrId> users(InstrId id) const {
     const Instruction& i = instructions_[id];
-    return {ids_.data() + i.users_begin, i.user_count};
+    return {ids_.data() + i.users_begin(), i.user_count};
   }
   std::span<const InstrId> control_predecessors(InstrId id) const {
     const Instruction& i = instructions_[id];
-    return {ids_.data() + i.control_begin, i.control_count};
+    return {ids_.data() + i.control_begin(), i.control_count};
   }
   // Called computations in XLA's order: while {condition, body},
   // conditional branches in order, select-and-scatter {select, scatter}.
   std::span<const CompId> called(InstrId id) const {
     const Instruction& i = instructions_[id];
-    return {called_.data() + i.called_begin, i.called_count};
+    return {ids_.data() + i.called_begin(), i.called_count};
   }
   std::span<const Attribute> attributes(InstrId id) const {
     const Instruction& i = instructions_[id];
@@ -229,10 +233,10 @@ class Module {
   CompId entry_ = kNoId;
   std::vector<Computation> computations_;
   std::vector<Instruction> instructions_;
-  // Operand, user and control-predecessor lists share one id pool.
-  std::vector<InstrId> ids_;
+  // Per instruction, in id order: operands, control predecessors, called
+  // computations (CompIds), users.
+  std::vector<uint32_t> ids_;
   std::vector<InstrId> order_;
-  std::vector<CompId> called_;
   std::vector<Attribute> attributes_;
   ShapeTable shapes_;
 };
@@ -249,10 +253,10 @@ struct Module::Builder {
   std::vector<Instruction>& instructions() { return m.instructions_; }
   std::vector<InstrId>& ids() { return m.ids_; }
   std::vector<InstrId>& order() { return m.order_; }
-  std::vector<CompId>& called() { return m.called_; }
   std::vector<Attribute>& attributes() { return m.attributes_; }
   ShapeTable& shapes() { return m.shapes_; }
-  // Fills every instruction's user list from the operand lists.
+  // Fills every instruction's user list from the operand lists. Until then
+  // users() is empty.
   void BuildUsers();
 };
 

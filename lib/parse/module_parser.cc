@@ -230,6 +230,7 @@ ParsedModule ModuleParser::ParseNextModule() {
         "expects 'HloModule', 'ENTRY' or a computation, but sees ", TokKindName(kind()),
         " (XLA would read this text as a single instruction)"));
   }
+  ReleaseScratch();
   out.instruction_count = static_cast<uint32_t>(module_->instruction_count());
   out.computation_count = static_cast<uint32_t>(module_->computation_count());
   if (!ok) {
@@ -243,6 +244,28 @@ ParsedModule ModuleParser::ParseNextModule() {
   out.module = std::move(module_);
   previous_module_bytes_ = lexer_.offset() - out.begin_offset;
   return out;
+}
+
+// The name tables and per-scope lists of a large module are no use to the
+// rules, which run while this parser waits for the next module: give their
+// memory back before that, keeping small ones for files of many modules.
+void ModuleParser::ReleaseScratch() {
+  constexpr size_t kKept = NameTable::kKeptSlots;
+  for (NameTable& table : scopes_) table.Release();
+  computation_names_.Release();
+  module_shape_cache_.Release();
+  auto release = [](auto& list) {
+    if (list.capacity() > kKept) std::decay_t<decltype(list)>().swap(list);
+  };
+  for (auto& order : scope_order_) release(order);
+  for (auto& params : parameter_scopes_) release(params);
+  for (auto& numbers : parameter_numbers_) {
+    if (numbers.capacity() > kKept) std::decay_t<decltype(numbers)>().swap(numbers);
+  }
+  for (auto& cache : gte_cache_) {
+    if (cache.capacity() > kKept) std::decay_t<decltype(cache)>().swap(cache);
+  }
+  if (async_start_of_.capacity() > kKept) decltype(async_start_of_)().swap(async_start_of_);
 }
 
 // Reserving from the text size avoids regrowing (and briefly doubling) the
@@ -898,7 +921,6 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
   in.operands_begin = static_cast<uint32_t>(ids.size());
   in.operand_count = static_cast<uint32_t>(s.operands.size());
   ids.insert(ids.end(), s.operands.begin(), s.operands.end());
-  in.control_begin = static_cast<uint32_t>(ids.size());
   in.control_count = static_cast<uint32_t>(s.controls.size());
   ids.insert(ids.end(), s.controls.begin(), s.controls.end());
   auto& attrs = builder_->attributes();
@@ -907,11 +929,11 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
   in.attr_count = static_cast<uint16_t>(s.attributes.size());
   attrs.insert(attrs.end(), s.attributes.begin(), s.attributes.end());
 
-  // Called computations in XLA's order.
-  auto& called = builder_->called();
-  in.called_begin = static_cast<uint32_t>(called.size());
+  // Called computations in XLA's order (ParseComputationList keeps them
+  // below Instruction::kMaxCalled).
+  const size_t called_begin = ids.size();
   auto push = [&](CompId c) {
-    if (c != kNoId) called.push_back(c);
+    if (c != kNoId) ids.push_back(c);
   };
   switch (in.opcode) {
     case Opcode::kWhile:
@@ -934,12 +956,12 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
       for (CompId c : s.called) push(c);
       break;
   }
-  in.called_count = static_cast<uint32_t>(called.size() - in.called_begin);
+  in.called_count = static_cast<uint16_t>(ids.size() - called_begin);
   if (in.opcode == Opcode::kFusion ||
       (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
        in.async_wrapped_opcode == Opcode::kFusion)) {
     for (uint32_t k = 0; k < in.called_count; ++k) {
-      builder_->computations()[called[in.called_begin + k]].is_fusion_computation = true;
+      builder_->computations()[ids[called_begin + k]].is_fusion_computation = true;
     }
   }
   scope_order_[scope_depth_ - 1].push_back(id);
@@ -1035,6 +1057,13 @@ bool ModuleParser::ParseComputationList(std::vector<CompId>* out) {
       if (!ParseComputationRef(&c)) return false;
       out->push_back(c);
     } while (EatIfPresent(TokKind::kComma));
+  }
+  // Instruction::called_count is 16-bit; the few single computation
+  // attributes (to_apply=, calls=, ...) added to a list stay below it.
+  constexpr size_t kMaxList = Instruction::kMaxCalled - 64;
+  if (out->size() > kMaxList) {
+    return Error(lexer_.offset(), StrCat("a list of more than ", kMaxList,
+                                         " computations, more than hlolint can hold"));
   }
   return ParseToken(TokKind::kRbrace, "expects a list to end with '}'");
 }

@@ -94,6 +94,7 @@ class ModuleParser : public ValueParser {
 
  private:
   void ReserveFor(size_t text_bytes);
+  void ReleaseScratch();
   size_t previous_module_bytes_ = SIZE_MAX;
 
  public:

@@ -16,6 +16,7 @@ namespace hlolint {
 class NameTable {
  public:
   static constexpr uint32_t kNotFound = 0xffffffffu;
+  static constexpr size_t kKeptSlots = 4096;
 
   NameTable() { slots_.resize(64); }
 
@@ -28,7 +29,7 @@ class NameTable {
   }
 
   uint32_t Find(std::string_view name) const {
-    const uint64_t hash = StringViewHash()(name);
+    const uint32_t hash = static_cast<uint32_t>(StringViewHash()(name));
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
@@ -40,15 +41,27 @@ class NameTable {
     }
   }
 
+  // Clears, and gives back the memory of a table grown large (the parser
+  // calls it before rules run, so a big computation's table does not stay).
+  void Release() {
+    if (slots_.size() <= kKeptSlots) {
+      Clear();
+      return;
+    }
+    std::vector<Slot>(64).swap(slots_);
+    size_ = 0;
+    generation_ = 1;
+  }
+
   // Inserts unless present; returns the value now stored under `name`.
   uint32_t Insert(std::string_view name, uint32_t value) {
     if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
-    const uint64_t hash = StringViewHash()(name);
+    const uint32_t hash = static_cast<uint32_t>(StringViewHash()(name));
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.generation != generation_) {
-        s = Slot{hash, name.data(), static_cast<uint32_t>(name.size()), value, generation_};
+        s = Slot{name.data(), static_cast<uint32_t>(name.size()), value, hash, generation_};
         ++size_;
         return value;
       }
@@ -60,11 +73,14 @@ class NameTable {
   }
 
  private:
+  // 24 bytes: the table of a computation with millions of instructions is
+  // among the largest blocks the parser holds. 32 hash bits index and
+  // pre-filter (tables stay far below 2^32 slots).
   struct Slot {
-    uint64_t hash = 0;
     const char* data = nullptr;
     uint32_t size = 0;
     uint32_t value = 0;
+    uint32_t hash = 0;
     uint32_t generation = 0;
   };
 
