@@ -91,11 +91,22 @@ class Run:
         return self.stdout.decode("utf-8")
 
 
-def run(args, cwd=None, stdin=None, timeout=TIMEOUT):
+# Root reads files whatever their mode; to test unreadable inputs as root,
+# hlolint runs as `nobody` through setpriv (util-linux).
+SETPRIV = shutil.which("setpriv")
+NOBODY = 65534
+
+
+def can_drop_root():
+    return os.geteuid() == 0 and SETPRIV is not None
+
+
+def run(args, cwd=None, stdin=None, timeout=TIMEOUT, as_nobody=False):
     """Runs hlolint; returns its status, output and peak RSS. Kills it on a hang."""
+    prefix = [SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"] if as_nobody else []
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         stdin_file = stdin if stdin is not None else subprocess.DEVNULL
-        p = subprocess.Popen([HLOLINT] + args, cwd=cwd or SOURCE, stdin=stdin_file, stdout=out,
+        p = subprocess.Popen(prefix + [HLOLINT] + args, cwd=cwd or SOURCE, stdin=stdin_file, stdout=out,
                              stderr=err, env={k: v for k, v in os.environ.items() if "COLOR" not in k})
         hung = []
         timer = threading.Timer(timeout, lambda: (hung.append(True), p.kill()))
@@ -385,17 +396,30 @@ class Hostile(HostileTest):
         self.assertLocatedError(r, path, line=5 * n + 2)
         self.assertRssBelow(r, 512 * MiB)
 
+    def unreadable_setup(self):
+        """Whether hlolint must run as nobody for chmod 000 to bite (we are root)."""
+        if os.geteuid() != 0:
+            return False
+        if not can_drop_root():
+            self.skipTest("running as root without setpriv: chmod 000 does not block reading")
+        os.chmod(self.dir, 0o755)  # nobody must reach the readable files
+        try:  # and run the binary (a checkout under /root may not allow it)
+            probe = subprocess.run([SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}",
+                                    "--clear-groups", HLOLINT, "--version"], cwd=self.dir,
+                                   capture_output=True, timeout=TIMEOUT)
+            usable = probe.returncode == 0
+        except OSError:
+            usable = False
+        if not usable:
+            self.skipTest("running as root, and hlolint cannot run as nobody from here")
+        return True
+
     def test_unreadable_file(self):
         ok = self.file("ok.hlo", TINY.replace("constant(1)", "constant(1, 2)"))
         locked = self.file("locked.hlo", TINY)
         os.chmod(locked, 0)
-        try:
-            with open(locked, "rb"):
-                self.skipTest("running as root (or with CAP_DAC_OVERRIDE): chmod 000 does not block "
-                              "reading, so there is no unreadable file to test")
-        except PermissionError:
-            pass
-        r = run(["--format", "concise", ok, locked])
+        as_nobody = self.unreadable_setup()
+        r = run(["--format", "concise", ok, locked], cwd=self.dir, as_nobody=as_nobody)
         self.assertEqual(r.returncode, 2)
         self.assertIn("locked.hlo", r.stderr)
         self.assertIn("Permission denied", r.stderr)
@@ -406,10 +430,8 @@ class Hostile(HostileTest):
         self.file("tree/a.hlo", TINY)
         self.file("tree/locked/b.hlo", TINY)
         os.chmod(os.path.join(tree, "locked"), 0)
-        if os.access(os.path.join(tree, "locked"), os.R_OK):
-            self.skipTest("running as root (or with CAP_DAC_OVERRIDE): chmod 000 does not block "
-                          "reading a directory")
-        r = run(["--show-files", tree])
+        as_nobody = self.unreadable_setup()
+        r = run(["--show-files", tree], cwd=self.dir, as_nobody=as_nobody)
         self.assertEqual(r.returncode, 2)
         self.assertIn("locked: cannot read directory", r.stderr)
         self.assertEqual(r.text().splitlines(), [os.path.join(tree, "a.hlo")])
