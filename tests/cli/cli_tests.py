@@ -8,7 +8,6 @@ Snapshots class compares hlolint's output for every format with the files in
 tests/snapshots/ exactly; run with UPDATE_SNAPSHOTS=1 to rewrite them
 (`UPDATE_SNAPSHOTS=1 ctest -R Snapshots`), then review the diff.
 """
-import argparse
 import json
 import os
 import pty
@@ -19,6 +18,8 @@ import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
+
+import harness
 
 HLOLINT = ""
 SOURCE = ""
@@ -1024,16 +1025,5 @@ class Snapshots(unittest.TestCase):
                                  f"UPDATE_SNAPSHOTS=1 ctest -R Snapshots and review the diff")
 
 
-def main():
-    global HLOLINT, SOURCE
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--hlolint", required=True)
-    parser.add_argument("--source", required=True)
-    args, rest = parser.parse_known_args()
-    HLOLINT = os.path.abspath(args.hlolint)
-    SOURCE = os.path.abspath(args.source)
-    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    harness.run_tests(sys.modules[__name__])

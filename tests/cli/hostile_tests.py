@@ -9,7 +9,6 @@ findings, 2 I/O or usage error), no crash, no hang (a generous timeout kills
 a hung run and fails the test) and bounded memory (peak RSS of the run, from
 wait4, compared with a bound well above what a correct run needs).
 """
-import argparse
 import json
 import os
 import random
@@ -21,6 +20,8 @@ import sys
 import tempfile
 import threading
 import unittest
+
+import harness
 
 HLOLINT = ""
 SOURCE = ""
@@ -551,16 +552,5 @@ class Files(HostileTest):
         self.assertEqual(read(path), TINY.encode())
 
 
-def main():
-    global HLOLINT, SOURCE
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--hlolint", required=True)
-    parser.add_argument("--source", required=True)
-    args, rest = parser.parse_known_args()
-    HLOLINT = os.path.abspath(args.hlolint)
-    SOURCE = os.path.abspath(args.source)
-    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    harness.run_tests(sys.modules[__name__])
