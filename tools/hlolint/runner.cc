@@ -14,6 +14,7 @@
 #include <memory>
 #include <thread>
 
+#include "allocator.h"
 #include "engine/baseline.h"
 #include "engine/config.h"
 #include "engine/dump_sequence.h"
@@ -311,6 +312,11 @@ int Run(const CliOptions& options) {
   for (size_t i = 0; i < tasks.size(); ++i) tasks[i].dump = plan.contexts[i];
 
   const int jobs = options.jobs > 0 ? options.jobs : DefaultJobs();
+  std::vector<uint64_t> sizes;
+  for (const LintTask& task : tasks) {
+    sizes.push_back(task.text != nullptr ? task.text->size() : RegularFileSize(task.path));
+  }
+  KeepFreedMemoryIfInputsAreSmall(sizes);
   const auto start = std::chrono::steady_clock::now();
   std::vector<FileResult> results = LintAll(tasks, jobs);
   const double seconds =
