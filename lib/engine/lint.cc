@@ -151,8 +151,8 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
 }
 
 FileResult LintFile(const std::string& path, const std::string& display_path,
-                    const LintOptions& options) {
-  auto file = SourceFile::Open(path, display_path);
+                    const LintOptions& options, ReadBuffer* buffer) {
+  auto file = SourceFile::Open(path, display_path, buffer);
   if (!file.ok()) {
     FileResult result;
     result.path = display_path;

@@ -15,6 +15,8 @@
 
 namespace hlolint {
 
+class ReadBuffer;
+
 struct LintOptions {
   ParseLimits limits;
   // Rules to run, in registry order. Engine-level rules (parse-error,
@@ -76,7 +78,8 @@ struct FileResult {
 // overrides, positions and fingerprints.
 FileResult LintSource(const SourceFile& file, const LintOptions& options);
 // Opens `path` read-only and lints it; I/O failures are reported in the result.
+// A `buffer` (one per thread) is reused for small files (SourceFile::Open).
 FileResult LintFile(const std::string& path, const std::string& display_path,
-                    const LintOptions& options);
+                    const LintOptions& options, ReadBuffer* buffer = nullptr);
 
 }  // namespace hlolint

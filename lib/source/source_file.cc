@@ -33,8 +33,18 @@ class FdCloser {
 
 }  // namespace
 
+char* ReadBuffer::Reserve(size_t bytes) {
+  if (bytes + kSentinelBytes > capacity_) {
+    data_.reset();  // never hold both
+    capacity_ = bytes + kSentinelBytes;
+    data_.reset(new char[capacity_]);
+  }
+  return data_.get();
+}
+
 absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& path,
-                                                             std::string display_path) {
+                                                             std::string display_path,
+                                                             ReadBuffer* buffer) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return ErrnoError("open", path);
   FdCloser closer(fd);
@@ -56,6 +66,23 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
       file->owned_ = std::make_unique<char[]>(kSentinelBytes);
       std::memset(file->owned_.get(), 0, kSentinelBytes);
       file->data_ = file->owned_.get();
+      return file;
+    }
+    if (buffer != nullptr && size <= ReadBuffer::kMaxBytes) {
+      char* data = buffer->Reserve(size);
+      size_t done = 0;
+      while (done < size) {
+        const ssize_t n = ::read(fd, data + done, size - done);
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          return ErrnoError("read", path);
+        }
+        if (n == 0) break;  // truncated meanwhile: lint what is there
+        done += static_cast<size_t>(n);
+      }
+      std::memset(data + done, 0, kSentinelBytes);
+      file->data_ = data;
+      file->size_ = done;
       return file;
     }
     // Reserve the file's pages plus one more, then map the file over the

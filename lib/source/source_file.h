@@ -27,13 +27,34 @@ inline constexpr uint64_t kMaxStreamBytes = uint64_t{1} << 30;
 // slack for 16-byte vector loads that start before it.
 inline constexpr size_t kSentinelBytes = 64;
 
+// Memory for reading small files, reused from one file to the next by one
+// thread (see SourceFile::Open). Holds the largest file read so far.
+class ReadBuffer {
+ public:
+  // Files up to this size are read into the buffer; larger ones are mapped.
+  static constexpr uint64_t kMaxBytes = uint64_t{8} << 20;
+
+  // Room for `bytes` plus the zero sentinel; the old contents are not kept.
+  char* Reserve(size_t bytes);
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t capacity_ = 0;
+};
+
 // Immutable text of one input. The bytes are followed by at least one NUL
 // byte (a sentinel the lexer relies on), which is not part of text().
 class SourceFile {
  public:
   // Maps a regular file read-only, or reads any other file (FIFO, device).
+  // With a `buffer`, a regular file of at most ReadBuffer::kMaxBytes is
+  // read into it instead: the SourceFile then borrows the buffer, which must
+  // outlive it and serve no other file meanwhile. For many small files this
+  // is cheaper than a mapping each, whose munmap also interrupts every other
+  // thread of the process (TLB shootdown).
   static absl::StatusOr<std::unique_ptr<SourceFile>> Open(const std::string& path,
-                                                          std::string display_path);
+                                                          std::string display_path,
+                                                          ReadBuffer* buffer = nullptr);
   // Reads a stream (FIFO, device) to its end; fails past kMaxStreamBytes.
   static absl::StatusOr<std::unique_ptr<SourceFile>> ReadStream(int fd, const std::string& path,
                                                                 std::string display_path);
@@ -62,7 +83,8 @@ class SourceFile {
   std::string path_;
   const char* data_ = nullptr;
   size_t size_ = 0;
-  // Exactly one of these owns the bytes.
+  // At most one of these owns the bytes (neither when borrowed from a
+  // ReadBuffer).
   std::unique_ptr<char[]> owned_;
   void* mapping_ = nullptr;
   size_t mapping_size_ = 0;

@@ -10,26 +10,26 @@
 namespace hlolint {
 namespace {
 
-FileResult LintWith(const LintTask& task, const LintOptions& options) {
+FileResult LintWith(const LintTask& task, const LintOptions& options, ReadBuffer* buffer) {
   if (task.text != nullptr) {
     std::unique_ptr<SourceFile> file = SourceFile::FromString(task.display_path, *task.text);
     return LintSource(*file, options);
   }
-  return LintFile(task.path, task.display_path, options);
+  return LintFile(task.path, task.display_path, options, buffer);
 }
 
-FileResult LintOneUnguarded(const LintTask& task) {
-  if (!task.dump) return LintWith(task, *task.options);
+FileResult LintOneUnguarded(const LintTask& task, ReadBuffer* buffer) {
+  if (!task.dump) return LintWith(task, *task.options, buffer);
   LintOptions options = *task.options;  // small: rule pointers and options
   options.dump = &*task.dump;
-  return LintWith(task, options);
+  return LintWith(task, options, buffer);
 }
 
 // An exception escaping a worker thread would end the process; report it as
 // this file's failure instead (exit status 2), and go on with the others.
-FileResult LintOne(const LintTask& task) {
+FileResult LintOne(const LintTask& task, ReadBuffer* buffer) {
   try {
-    return LintOneUnguarded(task);
+    return LintOneUnguarded(task, buffer);
   } catch (const std::exception& e) {
     FileResult failed;
     failed.path = task.display_path;
@@ -45,12 +45,14 @@ std::vector<FileResult> LintAll(const std::vector<LintTask>& tasks, int jobs) {
   std::vector<FileResult> results(tasks.size());
   const size_t workers = std::min<size_t>(std::max(jobs, 1), tasks.size());
   if (workers <= 1) {
-    for (size_t i = 0; i < tasks.size(); ++i) results[i] = LintOne(tasks[i]);
+    ReadBuffer buffer;
+    for (size_t i = 0; i < tasks.size(); ++i) results[i] = LintOne(tasks[i], &buffer);
     return results;
   }
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i = next++; i < tasks.size(); i = next++) results[i] = LintOne(tasks[i]);
+    ReadBuffer buffer;  // this worker's: small files are read, not mapped
+    for (size_t i = next++; i < tasks.size(); i = next++) results[i] = LintOne(tasks[i], &buffer);
   };
   std::vector<std::thread> threads;
   threads.reserve(workers - 1);

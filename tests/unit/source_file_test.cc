@@ -1,0 +1,104 @@
+// SourceFile: small regular files read into a reused ReadBuffer must look
+// exactly like mapped ones (text, sentinel, positions), and lint the same.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "engine/lint.h"
+#include "rules/registry.h"
+#include "source/source_file.h"
+
+namespace hlolint {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path TestDir() {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("hlolint_source_file_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path Write(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+// The text, then at least kSentinelBytes zero bytes (the lexer's sentinel).
+void CheckText(const SourceFile& file, const std::string& text) {
+  REQUIRE(file.size() == text.size());
+  CHECK(file.text() == text);
+  for (size_t i = 0; i < kSentinelBytes; ++i) CHECK(file.data()[text.size() + i] == '\0');
+}
+
+TEST_CASE("SourceFile reads small files into a reused buffer") {
+  const fs::path dir = TestDir();
+  const std::string big = std::string(5000, 'x') + "\nsecond line\r\nthird";
+  const std::string small = "ab\ncd";
+  const fs::path big_path = Write(dir / "big.hlo", big);
+  const fs::path small_path = Write(dir / "small.hlo", small);
+  const fs::path empty_path = Write(dir / "empty.hlo", "");
+
+  ReadBuffer buffer;
+  const char* first_data = nullptr;
+  {
+    auto file = SourceFile::Open(big_path.string(), "shown.hlo", &buffer);
+    REQUIRE(file.ok());
+    CheckText(**file, big);
+    CHECK((*file)->path() == "shown.hlo");
+    CHECK((*file)->Line(2) == "second line");
+    CHECK((*file)->Locate(5001).line == 2);
+    CHECK((*file)->LineCount() == 3);
+    first_data = (*file)->data();
+  }
+  {
+    // A smaller file after a bigger one: same memory, stale bytes cleared.
+    auto file = SourceFile::Open(small_path.string(), "small.hlo", &buffer);
+    REQUIRE(file.ok());
+    CheckText(**file, small);
+    CHECK((*file)->data() == first_data);
+    CHECK((*file)->Line(2) == "cd");
+  }
+  {
+    auto file = SourceFile::Open(empty_path.string(), "empty.hlo", &buffer);
+    REQUIRE(file.ok());
+    CheckText(**file, "");
+  }
+  {
+    auto file = SourceFile::Open((dir / "missing.hlo").string(), "missing.hlo", &buffer);
+    CHECK(!file.ok());
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("linting a file read into a buffer gives the mapped file's diagnostics") {
+  const fs::path dir = TestDir();
+  const std::string text =
+      "HloModule m\n"
+      "ENTRY e {\n"
+      "  p = f16[4,6]{1,0} parameter(0)\n"
+      "  ROOT r = f16[4,2,3]{1,2,0} reshape(p)\n"
+      "}\n";
+  const fs::path path = Write(dir / "m.hlo", text);
+  LintOptions options;
+  options.rules = AllRules();
+  const FileResult mapped = LintFile(path.string(), "m.hlo", options);
+  ReadBuffer buffer;
+  const FileResult read = LintFile(path.string(), "m.hlo", options, &buffer);
+  REQUIRE(!mapped.diagnostics.empty());
+  REQUIRE(read.diagnostics.size() == mapped.diagnostics.size());
+  for (size_t i = 0; i < read.diagnostics.size(); ++i) {
+    CHECK(read.diagnostics[i].rule == mapped.diagnostics[i].rule);
+    CHECK(read.diagnostics[i].message == mapped.diagnostics[i].message);
+    CHECK(read.diagnostics[i].span.begin == mapped.diagnostics[i].span.begin);
+    CHECK(read.diagnostics[i].fingerprint == mapped.diagnostics[i].fingerprint);
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hlolint
