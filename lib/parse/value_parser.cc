@@ -1,14 +1,11 @@
 #include "parse/value_parser.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
 
+#include "parse/byte_scan.h"
 #include "util/strings.h"
 
 namespace hlolint {
@@ -216,41 +213,20 @@ bool ValueParser::CanBeShape() {
           lexer_.LookAhead() == TokKind::kLparen);
 }
 
-namespace {
-
-// The first byte at or after p that is a space or a control character
-// (or `end`). 16 bytes at a time while the load stays before `end`.
-const char* ScanToControlOrSpace(const char* p, const char* end) {
-#ifdef __SSE2__
-  const __m128i space = _mm_set1_epi8(' ');
-  while (end - p >= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    // v <= ' ' as unsigned bytes.
-    const int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, space), v));
-    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
-    p += 16;
-  }
-#endif
-  while (p < end && static_cast<unsigned char>(*p) > ' ') ++p;
-  return p;
-}
-
-}  // namespace
 
 bool ValueParser::ParseShape(ShapeId* out) {
   DepthGuard guard(this);
   if (!guard.ok) return false;
-  if (shape_cache_ == nullptr || kind() != TokKind::kPrimitiveType) return ParseShapeImpl(out);
-  // Dumps repeat the same array shape texts endlessly. A shape followed by
-  // whitespace is looked up by its exact text; on a miss it is parsed and
-  // remembered if the parse ended exactly at that whitespace.
-  const char* begin = lexer_.buffer() + lexer_.offset();
-  const char* p = begin;
-  const char* limit = begin + 256;
-  p = ScanToControlOrSpace(p, std::min(limit, file_.data() + file_.size()));
-  if (p >= limit || (*p != ' ' && *p != '\n' && *p != '\t' && *p != '\r')) {
+  if (shape_cache_ == nullptr ||
+      (kind() != TokKind::kPrimitiveType && kind() != TokKind::kLparen)) {
     return ParseShapeImpl(out);
   }
+  // Dumps repeat the same shape texts endlessly. A shape is looked up by
+  // its exact text (ScanShapeExtent); on a miss it is parsed and remembered
+  // if the parse ended exactly where the text does.
+  const char* begin = lexer_.buffer() + lexer_.offset();
+  const char* p = ShapeTextEnd(begin, std::min(begin + 512, file_.data() + file_.size()));
+  if (p == nullptr) return ParseShapeImpl(out);
   const std::string_view text(begin, static_cast<size_t>(p - begin));
   const uint32_t cached = shape_cache_->Find(text);
   const uint32_t end = static_cast<uint32_t>(p - lexer_.buffer());

@@ -34,6 +34,9 @@ struct ParseLimits {
   uint32_t max_rank = 1024;
   uint32_t max_instruction_bytes = 64u << 20;  // one instruction's text
   uint32_t max_modules_per_file = 1u << 20;
+  // Shortcuts that read common text byte-wise (shapes by exact text, the
+  // instruction head). Off only in the test that checks both ways agree.
+  bool fast_paths = true;
 };
 
 class ValueParser {

@@ -1,0 +1,73 @@
+// Byte-level scanning helpers shared by the parser's fast paths. The text
+// is NUL-terminated (SourceFile guarantees it), so scans need no bounds
+// check beyond the explicit limits given.
+#pragma once
+
+#include <cstdint>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+namespace hlolint {
+
+// The first byte at or after p that is a space or a control character
+// (or `end`). 16 bytes at a time while the load stays before `end`.
+inline const char* ScanToControlOrSpace(const char* p, const char* end) {
+#ifdef __SSE2__
+  const __m128i space = _mm_set1_epi8(' ');
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // v <= ' ' as unsigned bytes.
+    const int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, space), v));
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  while (p < end && static_cast<unsigned char>(*p) > ' ') ++p;
+  return p;
+}
+
+// Where the shape text starting at p presumably ends, for looking shapes
+// up by exact text: an array shape runs to the first space or control byte
+// less the ',' and ')' that close what encloses it; a tuple to its closing
+// parenthesis (spaces allowed inside). Returns null when that is at or past
+// `limit` or the text does not end in a bracket. Only the hit rate depends
+// on the guess: a text is cached only once it parsed as a whole shape, and
+// its last token, a bracket, cannot run on into what follows.
+inline const char* ShapeTextEnd(const char* p, const char* limit) {
+  const char* const begin = p;
+  if (*p == '(') {
+    int depth = 0;
+    for (; p < limit; ++p) {
+      const char c = *p;
+      if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        if (--depth == 0) {
+          ++p;
+          break;
+        }
+      } else if (static_cast<unsigned char>(c) < ' ') {
+        return nullptr;
+      }
+    }
+  } else {
+    p = ScanToControlOrSpace(p, limit);
+    while (p > begin && (p[-1] == ',' || p[-1] == ')')) --p;
+  }
+  if (p >= limit || p == begin) return nullptr;
+  const char last = p[-1];
+  return last == ']' || last == '}' || last == ')' ? p : nullptr;
+}
+
+// The lexer's identifier classes: [a-zA-Z0-9_.-] and [a-zA-Z_].
+inline bool IsIdentCharByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '.' || c == '-';
+}
+inline bool IsIdentStartByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+}  // namespace hlolint

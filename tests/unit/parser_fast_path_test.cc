@@ -1,0 +1,166 @@
+// The parser reads common text byte-wise (shapes by exact text, the
+// `shape opcode(shape %a, ...)` head of an instruction) and falls back to
+// the token-level grammar at the first byte that does not fit. These tests
+// parse the same texts with and without those shortcuts and require the
+// same IR, or the same first error, down to every offset.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "parse/parser.h"
+#include "source/source_file.h"
+
+namespace hlolint {
+namespace {
+
+// Everything the parser records, in a comparable form.
+std::string Describe(const std::vector<ParsedModule>& modules) {
+  std::ostringstream out;
+  for (const ParsedModule& parsed : modules) {
+    out << "module " << parsed.name << " @" << parsed.begin_offset << " instrs "
+        << parsed.instruction_count << " comps " << parsed.computation_count << "\n";
+    if (parsed.error) out << "error @" << parsed.error->offset << " " << parsed.error->message << "\n";
+    if (parsed.error_note) {
+      out << "note @" << parsed.error_note->offset << " " << parsed.error_note->message << "\n";
+    }
+    if (!parsed.module) continue;
+    const Module& m = *parsed.module;
+    for (CompId c = 0; c < m.computation_count(); ++c) {
+      const Computation& comp = m.computation(c);
+      out << "comp " << m.computation_name(c) << " root " << comp.root << " [" << comp.begin_offset
+          << "," << comp.end_offset << ") params";
+      for (InstrId p : comp.parameters) out << " " << p;
+      out << " order";
+      for (InstrId i : m.instructions(c)) out << " " << i;
+      out << "\n";
+    }
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      const Instruction& in = m.instr(id);
+      out << id << " " << m.name(id) << " @" << in.name_offset << "-" << in.end_offset << " "
+          << OpcodeName(in.opcode) << " " << ShapeToString(m.shape(id), true) << " shape#"
+          << in.shape << " n=" << in.number << " flags=" << int(in.flags) << " parent=" << in.parent
+          << " ops";
+      for (InstrId o : m.operands(id)) out << " " << o;
+      out << " users";
+      for (InstrId u : m.users(id)) out << " " << u;
+      out << " ctl";
+      for (InstrId p : m.control_predecessors(id)) out << " " << p;
+      out << " calls";
+      for (CompId c : m.called(id)) out << " " << c;
+      out << " attrs";
+      for (const Attribute& a : m.attributes(id)) {
+        out << " " << static_cast<int>(a.name) << "@" << a.name_offset << ":" << a.value_offset;
+      }
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+void CheckBothWaysAgree(const SourceFile& file) {
+  ParseLimits slow;
+  slow.fast_paths = false;
+  const std::string expected = Describe(ParseAllModules(file, slow));
+  const std::string actual = Describe(ParseAllModules(file));
+  if (actual == expected) return;
+  // Show the first line that differs, not two dumps of the whole module.
+  std::istringstream a(actual), e(expected);
+  std::string line_a, line_e;
+  int line = 0;
+  while (true) {
+    const bool more_a = static_cast<bool>(std::getline(a, line_a));
+    const bool more_e = static_cast<bool>(std::getline(e, line_e));
+    ++line;
+    if (!more_a && !more_e) break;
+    if (!more_a || !more_e || line_a != line_e) break;
+  }
+  FAIL("file " << file.path() << ", line " << line << " of the IR description differs:\n"
+               << "  with fast paths:    " << line_a << "\n  without fast paths: " << line_e);
+}
+
+void CheckText(std::string_view text) {
+  auto file = SourceFile::FromString("test.hlo", text);
+  CheckBothWaysAgree(*file);
+}
+
+TEST_CASE("fast paths: forms the byte-wise reader takes or hands back", "[parser][fast]") {
+  // Ordinary dump lines, repeated shapes, tuples, parameters, constants.
+  CheckText(R"(HloModule m
+%c (p: (s32[], f32[2]{0})) -> f32[2] {
+  %p = (s32[], f32[2]{0}) parameter(0)
+  %g = f32[2]{0} get-tuple-element((s32[], f32[2]{0}) %p), index=1
+  %k = f32[] constant(1)
+  %b = f32[2]{0} broadcast(f32[] %k), dimensions={}
+  %a = f32[2]{0} add(f32[2]{0} %g, f32[2]{0} %b)
+  ROOT %m = f32[2]{0} multiply(f32[2]{0} %a, f32[2]{0} %a)
+}
+ENTRY %e (x: f32[2]) -> f32[2] {
+  %x = f32[2]{0} parameter(0)
+  %t = (s32[], f32[2]{0}) tuple(s32[] constant(0), f32[2]{0} %x)
+  ROOT %r = f32[2]{0} call((s32[], f32[2]{0}) %t), to_apply=%c
+}
+)");
+  // Unprefixed names, no operand shapes, keywords and types as names.
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  y = f32[2] add(x, x)\n"
+            "  ROOT z = f32[2] add(f32[2] y, x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  %true = f32[2] parameter(0)\n  ROOT y = f32[2] add(true, true)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  %f32 = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32, %f32)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  %nan = f32[2] parameter(0)\n  ROOT y = f32[2] add(nan, %nan)\n}\n");
+  // Errors found on the way: undefined operand, wrong declared shape,
+  // wrong operand count, compact tuple indices, odd spacing and comments.
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x, w)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32[3] x, x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  p = (f32[2], f32[2]) parameter(0)\n  ROOT y = f32[2] add(p#0, p#1)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x,x /* c */)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2]   parameter(0)\n  ROOT y = f32[2]{0} add( x , x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x, x), , metadata={}\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x, x\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT x = f32[2] add(x, x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] negate(add(x, x))\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] nonsense(x, x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add-start(x, x)\n}\n");
+  // Truncated in the middle of an operand list, and at a shape.
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32[2] x, f32[");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2");
+}
+
+TEST_CASE("fast paths: our golden inputs parse the same both ways", "[parser][fast]") {
+  namespace fs = std::filesystem;
+  size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(HLOLINT_SOURCE_DIR) / "tests")) {
+    if (!entry.is_regular_file()) continue;
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".hlo" && ext != ".txt") continue;
+    auto file = SourceFile::Open(entry.path().string(), entry.path().string());
+    if (!file.ok()) continue;
+    CheckBothWaysAgree(**file);
+    ++files;
+  }
+  CHECK(files > 100);
+}
+
+TEST_CASE("fast paths: the corpus parses the same both ways", "[parser][fast][corpus]") {
+  namespace fs = std::filesystem;
+  const fs::path corpus(HLOLINT_CORPUS_DIR);
+  if (!fs::is_directory(corpus)) {
+    WARN("corpus not found at " << corpus.string() << ": skipped");
+    return;
+  }
+  size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(corpus)) {
+    if (!entry.is_regular_file() || entry.path().filename() == "MANIFEST.tsv") continue;
+    auto file = SourceFile::Open(entry.path().string(), entry.path().string());
+    if (!file.ok()) continue;
+    CheckBothWaysAgree(**file);
+    ++files;
+  }
+  CHECK(files > 2500);
+}
+
+}  // namespace
+}  // namespace hlolint
