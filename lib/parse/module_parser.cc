@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "parse/byte_scan.h"
+#include "lex/byte_scan.h"
 #include "util/strings.h"
 
 namespace hlolint {

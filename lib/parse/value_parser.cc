@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "parse/byte_scan.h"
+#include "lex/byte_scan.h"
 #include "util/strings.h"
 
 namespace hlolint {
@@ -926,7 +926,63 @@ bool ValueParser::ParseBooleanListOrSingleBoolean() {
   return ParseToken(TokKind::kRbrace, "expected '}' to end boolean list attribute");
 }
 
+namespace {
+
+constexpr std::string_view kMetadataKeys[] = {
+    "op_type",         "op_name",       "source_file",       "source_line",
+    "source_end_line", "source_column", "source_end_column", "profile_type",
+    "deduplicated_name", "scheduling_name", "stack_frame_id", "metadata_payload"};
+constexpr int kMetadataProfileType = 7;
+constexpr uint32_t kMetadataStringKeys = 1u << 0 | 1u << 1 | 1u << 2 | 1u << 8 | 1u << 9 | 1u << 11;
+
+int MetadataKeyIndex(std::string_view name) {
+  for (int i = 0; i < 12; ++i) {
+    if (kMetadataKeys[i] == name) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+bool ValueParser::SkipPlainMetadata() {
+  if (!limits_.fast_paths || kind() != TokKind::kLbrace) return false;
+  const char* const base = file_.data();
+  const char* const end = base + file_.size();
+  const char* p = base + lexer_.position();
+  uint32_t seen = 0;
+  while (*p != '}') {
+    const char* name = p;
+    while ((*p >= 'a' && *p <= 'z') || *p == '_') ++p;
+    if (*p != '=') return false;
+    const int which = MetadataKeyIndex(std::string_view(name, static_cast<size_t>(p - name)));
+    if (which < 0 || which == kMetadataProfileType || (seen & (1u << which)) != 0) return false;
+    seen |= 1u << which;
+    ++p;
+    if (kMetadataStringKeys & (1u << which)) {
+      if (*p != '"') return false;
+      p = FindFirstOf(p + 1, end, '"', '\\', '\0', '\0');
+      if (*p != '"') return false;  // escapes, NUL, end of text
+      ++p;
+    } else {
+      // Up to 9 digits always fit the int32 XLA keeps.
+      const char* digits = p;
+      while (*p >= '0' && *p <= '9' && p - digits < 10) ++p;
+      if (p == digits || p - digits > 9) return false;
+    }
+    if (*p == ' ') {
+      ++p;
+    } else if (*p != '}') {
+      return false;
+    }
+  }
+  lexer_.Reset(static_cast<uint32_t>(p + 1 - base));
+  Lex();
+  return true;
+}
+
 bool ValueParser::ParseMetadata(OpMetadata* out) {
+  // Validation only, in the form dumps print: read byte-wise.
+  if (out == nullptr && SkipPlainMetadata()) return true;
   // Sub-attributes in any order, separated by blanks or commas.
   const uint32_t offset = lexer_.offset();
   if (!ParseToken(TokKind::kLbrace, "expects '{' to start sub attributes")) return false;
@@ -938,14 +994,7 @@ bool ValueParser::ParseMetadata(OpMetadata* out) {
       std::string_view name;
       if (kind() != TokKind::kAttributeName) return Error(attr_offset, "error parsing attributes");
       ParseAttributeName(&name);
-      static constexpr std::string_view kNames[] = {
-          "op_type",       "op_name",           "source_file",  "source_line",
-          "source_end_line", "source_column",   "source_end_column", "profile_type",
-          "deduplicated_name", "scheduling_name", "stack_frame_id", "metadata_payload"};
-      int which = -1;
-      for (int i = 0; i < 12; ++i) {
-        if (kNames[i] == name) which = i;
-      }
+      const int which = MetadataKeyIndex(name);
       if (which < 0) {
         return Error(attr_offset,
                      StrCat("unexpected attribute \"", name,

@@ -182,6 +182,9 @@ class ValueParser {
   void NotePendingLiteralError(uint32_t offset, std::string message);
   bool ReportLiteralFailure();
   bool ParseDxD(std::string_view name, std::vector<int64_t>* out);
+  // Validates `{key="text" key=123 ...}` byte-wise when it takes the plain
+  // form dumps print; false, having consumed nothing, otherwise.
+  bool SkipPlainMetadata();
 
   // Scratch storage reused across calls so validation allocates nothing in
   // steady state. Indexed by nesting depth where parsing recurses; one heap

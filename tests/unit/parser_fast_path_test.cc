@@ -124,6 +124,20 @@ ENTRY %e (x: f32[2]) -> f32[2] {
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] negate(add(x, x))\n}\n");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] nonsense(x, x)\n}\n");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add-start(x, x)\n}\n");
+  // Metadata: the plain form, and every form handed back to the tokens.
+  for (const char* metadata :
+       {R"m({op_type="add" op_name="a/b(c)" source_file="m.py" source_line=856})m", "{}",
+        R"m({op_name="x\"y"})m", R"m({op_name="x\q"})m", R"m({source_line=-1})m",
+        R"m({source_line=2147483648})m", R"m({source_line=123456789})m", R"m({source_line=1234567890})m",
+        R"m({op_type="a",op_name="b"})m", R"m({op_type="a"  op_name="b"})m", R"m({op_type="a" op_type="b"})m",
+        R"m({op_kind="a"})m", R"m({profile_type={1,2}})m", R"m({source_line=1.5})m",
+        R"m({stack_frame_id=3 scheduling_name="s"})m", R"m({op_name="unterminated})m",
+        R"m({op_name="multi
+line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+                          "  ROOT y = f32[2] add(x, x), metadata=") +
+              metadata + "\n}\n");
+  }
   // Truncated in the middle of an operand list, and at a shape.
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32[2] x, f32[");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2");

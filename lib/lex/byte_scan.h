@@ -1,4 +1,4 @@
-// Byte-level scanning helpers shared by the parser's fast paths. The text
+// Byte-level scanning helpers of the lexer and the parser's fast paths. The text
 // is NUL-terminated (SourceFile guarantees it), so scans need no bounds
 // check beyond the explicit limits given.
 #pragma once
@@ -59,6 +59,28 @@ inline const char* ShapeTextEnd(const char* p, const char* limit) {
   if (p >= limit || p == begin) return nullptr;
   const char last = p[-1];
   return last == ']' || last == '}' || last == ')' ? p : nullptr;
+}
+
+// The first byte at or after p equal to a, b, c or d (a NUL always stops
+// the text, so callers pass it as one of them). 16 bytes at a time while
+// the load stays inside the text, then byte by byte up to the sentinel.
+inline const char* FindFirstOf(const char* p, const char* end, char a, char b, char c, char d) {
+#ifdef __SSE2__
+  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+  const __m128i vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v, vc), _mm_cmpeq_epi8(v, vd)));
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#else
+  (void)end;
+#endif
+  while (*p != a && *p != b && *p != c && *p != d) ++p;
+  return p;
 }
 
 // The lexer's identifier classes: [a-zA-Z0-9_.-] and [a-zA-Z_].
