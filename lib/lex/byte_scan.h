@@ -3,6 +3,7 @@
 // check beyond the explicit limits given.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #ifdef __SSE2__
@@ -84,12 +85,17 @@ inline const char* FindFirstOf(const char* p, const char* end, char a, char b, c
 }
 
 // The lexer's identifier classes: [a-zA-Z0-9_.-] and [a-zA-Z_].
-inline bool IsIdentCharByte(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '.' || c == '-';
-}
-inline bool IsIdentStartByte(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+inline constexpr std::array<uint8_t, 256> kIdentByteClass = [] {
+  std::array<uint8_t, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    const bool digit = c >= '0' && c <= '9';
+    if (alpha || digit || c == '_' || c == '.' || c == '-') table[c] |= 1;
+    if (alpha || c == '_') table[c] |= 2;
+  }
+  return table;
+}();
+inline bool IsIdentCharByte(char c) { return kIdentByteClass[static_cast<unsigned char>(c)] & 1; }
+inline bool IsIdentStartByte(char c) { return kIdentByteClass[static_cast<unsigned char>(c)] & 2; }
 
 }  // namespace hlolint
