@@ -846,6 +846,12 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   instr.name_size = name_size;
   instr.parent = computation;
 
+  // The name goes into the scope's table at the end; fetch its slot now.
+  uint32_t name_hash = 0;
+  if (name_size != 0) {
+    name_hash = NameTable::HashOf(module_->text(name_offset, name_size));
+    scopes_[scope_depth_ - 1].Prefetch(name_hash);
+  }
   FastHead head;
   const bool fast = fast_from != 0 && TryFastHead(fast_from, s, &head);
   if (fast_from != 0) {
@@ -1037,7 +1043,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     async_start_of_[id] = opcode == Opcode::kAsyncStart ? id : async_start_of_[s.operands[0]];
   }
   if (!(instr.flags & Instruction::kAnonymous)) {
-    const InstrId existing = scopes_[scope_depth_ - 1].Insert(name, id);
+    const InstrId existing = scopes_[scope_depth_ - 1].InsertHashed(name, name_hash, id);
     if (existing != id) {
       error_note_ = ParseError{builder_->instructions()[existing].name_offset,
                                "instruction previously defined here"};
