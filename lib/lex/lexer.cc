@@ -232,6 +232,24 @@ TokKind Lexer::Lex(uint64_t skip_mask) {
   return tok_.kind;
 }
 
+bool Lexer::LexAttributeNameAfterComma() {
+  if (tok_.kind != TokKind::kComma) return false;
+  const char* p = cur_;
+  while (*p == ' ') ++p;
+  if (!IsIdentStartByte(*p)) return false;
+  const char* q = p + 1;
+  while (IsIdentCharByte(*q)) ++q;
+  if (*q != '=') return false;
+  prev_end_ = tok_.end;
+  tok_.error = LexError::kNone;
+  tok_.kind = TokKind::kAttributeName;
+  tok_.begin = static_cast<uint32_t>(p - buf_);
+  tok_.text = std::string_view(p, static_cast<size_t>(q - p));
+  cur_ = q + 1;
+  tok_.end = static_cast<uint32_t>(cur_ - buf_);
+  return true;
+}
+
 TokKind Lexer::LookAhead() {
   if (tok_.kind == TokKind::kEof || tok_.kind == TokKind::kError) return tok_.kind;
   const char* saved_cur = cur_;

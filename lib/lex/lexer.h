@@ -30,6 +30,11 @@ class Lexer {
   // the braces.
   TokKind LexJsonDict();
 
+  // After a ',' token: when the bytes that follow are ` name=` (spaces, an
+  // identifier, '='), makes that the current kAttributeName token exactly as
+  // Lex() would, and returns true; otherwise changes nothing.
+  bool LexAttributeNameAfterComma();
+
   const Token& tok() const { return tok_; }
   TokKind kind() const { return tok_.kind; }
   uint32_t offset() const { return tok_.begin; }

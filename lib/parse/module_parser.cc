@@ -1116,7 +1116,8 @@ bool ModuleParser::ParseAttributes(const AttrSet& set, bool allow_attributes, In
                                    uint32_t opcode_offset) {
   std::bitset<kAttrNameCount> seen;
   if (allow_attributes) {
-    while (EatIfPresent(TokKind::kComma)) {
+    while (kind() == TokKind::kComma) {
+      if (!limits_.fast_paths || !lexer_.LexAttributeNameAfterComma()) Lex();
       if (!ParseAttribute(set, seen, s)) return false;
     }
     // No instruction starts with `name=`: this is an attribute missing its ','.

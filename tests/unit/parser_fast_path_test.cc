@@ -138,6 +138,15 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
                           "  ROOT y = f32[2] add(x, x), metadata=") +
               metadata + "\n}\n");
   }
+  // Attribute names after the comma, in every spacing.
+  for (const char* attrs : {",dimensions={0}", ",  dimensions={0}", ",\n dimensions={0}",
+                            ", dimensions ={0}", ", dimensions= {0}", ", dimensions:{0}",
+                            ", f32={0}", ", 9dimensions={0}", ", dimensions={0}, dimensions={0}",
+                            ", dimensions={0},", ", bogus=1", ", /*c*/dimensions={0}"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+                          "  ROOT y = f32[2] reverse(x)") +
+              attrs + "\n}\n");
+  }
   // Truncated in the middle of an operand list, and at a shape.
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32[2] x, f32[");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2");
