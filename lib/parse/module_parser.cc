@@ -1408,8 +1408,26 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
       std::string_view version;
       return ParseCustomCallApiVersion(&version);
     }
-    case AttrType::kReplicaGroups:
-      return ParseReplicaGroups(&replica_scratch_);
+    case AttrType::kReplicaGroups: {
+      // The collectives of a dump repeat a few replica group texts: one equal
+      // to the last valid one is not read again (it ends in a bracket, so
+      // what follows cannot change how it lexes).
+      const uint32_t start = lexer_.offset();
+      const std::string_view last = last_replica_groups_;
+      if (!last.empty() && file_.size() - start >= last.size() &&
+          std::memcmp(file_.data() + start, last.data(), last.size()) == 0) {
+        lexer_.Reset(start + static_cast<uint32_t>(last.size()));
+        Lex();
+        return true;
+      }
+      if (!ParseReplicaGroups(&replica_scratch_)) return false;
+      const uint32_t end = lexer_.previous_end();
+      const char close = end > start ? file_.data()[end - 1] : '\0';
+      if (limits_.fast_paths && (close == ']' || close == '}' || close == ')')) {
+        last_replica_groups_ = std::string_view(file_.data() + start, end - start);
+      }
+      return true;
+    }
     case AttrType::kResultAccuracy:
       return ParseResultAccuracy();
     case AttrType::kOriginalValue:

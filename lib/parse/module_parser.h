@@ -237,6 +237,7 @@ class ModuleParser : public ValueParser {
   PaddingConfig padding_scratch_;
   std::vector<OutputOperandAlias> aliasing_scratch_;
   ReplicaGroups replica_scratch_;
+  std::string_view last_replica_groups_;  // text of the last valid replica_groups
 };
 
 }  // namespace hlolint

@@ -104,6 +104,16 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
                           "  ROOT y = f32[2] reverse(x)") +
               attrs + "\n}\n");
   }
+  // Replica groups repeated, changed, and followed by other text.
+  CheckText("HloModule m, replica_count=4\nadd { x = f32[] parameter(0)\n y = f32[] parameter(1)\n"
+            " ROOT a = f32[] add(x, y) }\nENTRY e {\n  p = f32[4] parameter(0)\n"
+            "  a = f32[4] all-reduce(p), replica_groups={{0,1},{2,3}}, to_apply=add\n"
+            "  b = f32[4] all-reduce(a), replica_groups={{0,1},{2,3}}, to_apply=add\n"
+            "  c = f32[4] all-reduce(b), replica_groups={{0,1},{2,3}}}, to_apply=add\n"
+            "  d = f32[4] all-reduce(c), replica_groups=[2,2]<=[4], to_apply=add\n"
+            "  e = f32[4] all-reduce(d), replica_groups=[2,2]<=[4]T(0), to_apply=add\n"
+            "  f = f32[4] all-reduce(e), replica_groups=[2,2]<=[4]<=[4], to_apply=add\n"
+            "  ROOT g = f32[4] all-reduce(f), replica_groups=[2,2]<=[4],to_apply=add\n}\n");
   // Truncated in the middle of an operand list, and at a shape.
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32[2] x, f32[");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2");
