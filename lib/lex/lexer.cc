@@ -224,14 +224,6 @@ void Lexer::Reset(uint32_t position) {
   tok_.begin = tok_.end = position;
 }
 
-TokKind Lexer::Lex(uint64_t skip_mask) {
-  prev_end_ = tok_.end;
-  tok_.error = LexError::kNone;
-  tok_.kind = LexToken(skip_mask);
-  tok_.end = static_cast<uint32_t>(cur_ - buf_);
-  return tok_.kind;
-}
-
 bool Lexer::LexAttributeNameAfterComma() {
   if (tok_.kind != TokKind::kComma) return false;
   const char* p = cur_;

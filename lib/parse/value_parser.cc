@@ -46,8 +46,6 @@ bool ValueParser::ValidateEmbeddedModule(uint32_t, std::string_view) { return tr
 // ---------------------------------------------------------------------------
 // Tokens
 
-TokKind ValueParser::Lex(uint64_t skip_mask) { return lexer_.Lex(skip_mask); }
-
 bool ValueParser::Error(uint32_t offset, std::string message) {
   if (!error_) error_ = ParseError{offset, std::move(message)};
   return false;
@@ -72,12 +70,6 @@ bool ValueParser::TokenError(std::string message) {
 bool ValueParser::ParseToken(TokKind want, std::string_view message, uint64_t skip_mask) {
   if (kind() != want) return TokenError(std::string(message));
   Lex(skip_mask);
-  return true;
-}
-
-bool ValueParser::EatIfPresent(TokKind want) {
-  if (kind() != want) return false;
-  Lex();
   return true;
 }
 

@@ -51,11 +51,15 @@ class ValueParser {
   const Token& tok() const { return lexer_.tok(); }
 
   // --- tokens ---
-  TokKind Lex(uint64_t skip_mask = 0);
+  TokKind Lex(uint64_t skip_mask = 0) { return lexer_.Lex(skip_mask); }
   bool Error(uint32_t offset, std::string message);
   bool TokenError(std::string message);
   bool ParseToken(TokKind kind, std::string_view message, uint64_t skip_mask = 0);
-  bool EatIfPresent(TokKind kind);
+  bool EatIfPresent(TokKind want) {
+    if (kind() != want) return false;
+    Lex();
+    return true;
+  }
   bool ParseInt64(int64_t* out);
   bool ParseDouble(double* out);
   bool ParseBool(bool* out);
