@@ -34,8 +34,9 @@ inline const char* ScanToControlOrSpace(const char* p, const char* end) {
 // less the ',' and ')' that close what encloses it; a tuple to its closing
 // parenthesis (spaces allowed inside). Returns null when that is at or past
 // `limit` or the text does not end in a bracket. Only the hit rate depends
-// on the guess: a text is cached only once it parsed as a whole shape, and
-// its last token, a bracket, cannot run on into what follows.
+// on the guess: a text is cached only once it parsed as a whole shape, its
+// last token, a bracket, cannot run on into what follows, and a text of
+// dimensions alone is not used when a '{' (maybe a layout) comes next.
 inline const char* ShapeTextEnd(const char* p, const char* limit) {
   const char* const begin = p;
   if (*p == '(') {
@@ -59,7 +60,14 @@ inline const char* ShapeTextEnd(const char* p, const char* limit) {
   }
   if (p >= limit || p == begin) return nullptr;
   const char last = p[-1];
-  return last == ']' || last == '}' || last == ')' ? p : nullptr;
+  if (last == ']') {
+    // Dimensions without a layout: a layout may still follow after blanks
+    // or a comment (`f32[2] {0}`), which only the grammar can decide.
+    const char* next = p;
+    while (*next == ' ' || *next == '\t' || *next == '\n' || *next == '\r') ++next;
+    return *next == '{' || *next == '/' ? nullptr : p;
+  }
+  return last == '}' || last == ')' ? p : nullptr;
 }
 
 // The first byte at or after p equal to a, b, c or d (a NUL always stops
