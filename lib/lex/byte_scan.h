@@ -62,10 +62,20 @@ inline const char* ShapeTextEnd(const char* p, const char* limit) {
   const char last = p[-1];
   if (last == ']') {
     // Dimensions without a layout: a layout may still follow after blanks
-    // or a comment (`f32[2] {0}`), which only the grammar can decide.
-    const char* next = p;
-    while (*next == ' ' || *next == '\t' || *next == '\n' || *next == '\r') ++next;
-    return *next == '{' || *next == '/' ? nullptr : p;
+    // (`f32[2] {0}`). As in the grammar, a '{' starts one when an integer or
+    // ':' comes next, and not when a computation body does (`-> f32[] {`).
+    // Comments and number-like text are left to the grammar.
+    auto skip_blanks = [](const char* q) {
+      while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') ++q;
+      return q;
+    };
+    const char* next = skip_blanks(p);
+    if (*next == '/') return nullptr;
+    if (*next == '{') {
+      const char c = *skip_blanks(next + 1);
+      if ((c >= '0' && c <= '9') || c == '-' || c == ':' || c == '?' || c == '/') return nullptr;
+    }
+    return p;
   }
   return last == '}' || last == ')' ? p : nullptr;
 }
