@@ -37,8 +37,10 @@ class VerifyAliasConfigRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
+    TextReleaser released(m.source(), m.begin_offset());  // read in text order
     for (InstrId id = 0; id < m.instruction_count(); ++id) {
       if (m.FindAttribute(id, AttrName::kOutputToOperandAliasing) == nullptr) continue;
+      released.Advance(m.instr(id).name_offset);
       const Instruction& in = m.instr(id);
       if (in.opcode == Opcode::kAsyncStart && !in.has(Instruction::kAsyncSugar)) {
         CheckAsyncStart(ctx, id);

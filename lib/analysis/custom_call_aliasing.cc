@@ -65,6 +65,7 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& /*analyses*/) 
     if (root != kNoId && m.opcode(root) == Opcode::kCustomCall) wrapping_start[root] = id;
   }
 
+  TextReleaser released(m.source(), m.begin_offset());  // attributes are read in text order
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
     const Instruction& in = m.instr(id);
     const bool sugar_start = in.opcode == Opcode::kAsyncStart &&
@@ -72,6 +73,7 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& /*analyses*/) 
                              in.async_wrapped_opcode == Opcode::kCustomCall;
     if (in.opcode != Opcode::kCustomCall && !sugar_start) continue;
     if (!m.has_known_shape(id)) continue;
+    released.Advance(in.name_offset);
     AliasingCallSite site;
     site.call = id;
     site.target = CustomCallTarget(m, id);

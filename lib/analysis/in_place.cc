@@ -96,7 +96,12 @@ InPlacePairs::InPlacePairs(const Module& module, Analyses&) : m_(module) {
   const size_t n = m_.instruction_count();
   ranges_.resize(n);
   state_.assign(n, 0);
-  for (InstrId id = 0; id < n; ++id) Compute(id);
+  // Aliasing attributes are read in id (= text) order; release behind.
+  TextReleaser released(m_.source(), m_.begin_offset());
+  for (InstrId id = 0; id < n; ++id) {
+    released.Advance(m_.instr(id).name_offset);
+    Compute(id);
+  }
 }
 
 const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& output_index) const {

@@ -295,11 +295,16 @@ bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
   }
   if (!ParseStackFrameIndex()) return false;
 
+  // In a large file the parsed text leaves the resident set behind the
+  // parser, so text and IR are never resident in full at the same time.
+  TextReleaser parsed_text(file_, lexer_.offset());
   CompId entry = kNoId;
   do {
     if (!ParseComputation(&entry)) return false;
+    parsed_text.Advance(lexer_.offset());
   } while (kind() != TokKind::kEof && kind() != TokKind::kw_HloModule &&
            kind() != TokKind::kSplitMarker);
+  parsed_text.ReleaseTo(lexer_.offset());
   auto& comps = builder_->computations();
   if (entry == kNoId) {
     // The last top-level computation is the entry.

@@ -205,7 +205,7 @@ class ModuleParser : public ValueParser {
   // The async-start of every async instruction's chain.
   absl::flat_hash_map<InstrId, InstrId> async_start_of_;
   std::vector<absl::flat_hash_map<uint64_t, InstrId>> gte_cache_;
-  NameTable computation_names_;
+  CopyingNameTable computation_names_;  // lookups do not touch the source text
   NameTable module_shape_cache_;
   // Scope tables are kept and cleared rather than destroyed, so parsing
   // thousands of small computations does not allocate a map for each.

@@ -178,4 +178,31 @@ std::string_view SourceFile::Line(uint32_t line) const {
   return {data_ + begin, end - begin};
 }
 
+void SourceFile::ReleasePages(uint32_t begin, uint32_t end) const {
+  end = std::min(end, static_cast<uint32_t>(size_));
+  if (mapping_ == nullptr || begin >= end) return;
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t first = (reinterpret_cast<uintptr_t>(data_) + begin + page - 1) / page * page;
+  const uintptr_t last = (reinterpret_cast<uintptr_t>(data_) + end) / page * page;
+  if (first >= last) return;
+  // The mapping is read-only and private: nothing is lost, a later read
+  // faults the page in again from the page cache.
+  ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+void TextReleaser::Release(uint32_t offset) {
+  const uint32_t to = offset - kMargin;
+  if (to > released_) {
+    file_.ReleasePages(released_, to);
+    released_ = to;
+  }
+  next_ = uint64_t{offset} + kStride;
+}
+
+void TextReleaser::ReleaseTo(uint32_t offset) {
+  if (file_.size() < SourceFile::kReleaseMinBytes || offset <= released_) return;
+  file_.ReleasePages(released_, offset);
+  released_ = offset;
+}
+
 }  // namespace hlolint
