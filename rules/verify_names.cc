@@ -28,11 +28,12 @@ class VerifyNamesRule : public Rule {
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
     // One 64-bit key per named instruction: its id in the low bits, as many
-    // bits of its name's hash as fit above. Sorted, equal names end up
-    // adjacent; with 40+ hash bits, different names almost never share a
-    // group, so the text is read once, front to back, while hashing (and
-    // released behind), and again only for the few names that do. No hash
-    // table missing the cache per instruction, no scratch array.
+    // bits of its name's hash as fit above. Sorted by the upper 32 bits,
+    // equal names end up adjacent; the remaining hash bits (40+ in all)
+    // tell almost every different name apart, so the text is read once,
+    // front to back, while hashing (and released behind), and compared only
+    // for the few names that share all hash bits. No hash table missing the
+    // cache per instruction.
     const size_t n = m.instruction_count();
     const int id_bits = std::max(1, static_cast<int>(std::bit_width(n)));
     const uint64_t id_mask = (uint64_t{1} << id_bits) - 1;
@@ -51,7 +52,7 @@ class VerifyNamesRule : public Rule {
         keys.push_back((hash(m.name(id)) & ~id_mask) | id);
       }
     }
-    SortKeysInPlace(keys);
+    RadixSortByHigh32(keys);
 
     // Text order of the report: computations in id order, instructions in
     // text order inside each.
@@ -61,18 +62,21 @@ class VerifyNamesRule : public Rule {
     };
     // (later definition, first one).
     std::vector<std::pair<InstrId, InstrId>> clashes;
-    std::vector<InstrId> group;
+    std::vector<uint64_t> group;
     for (size_t begin = 0; begin < keys.size();) {
       size_t end = begin + 1;
-      while (end < keys.size() && ((keys[end] ^ keys[begin]) & ~id_mask) == 0) ++end;
+      while (end < keys.size() && (keys[end] >> 32) == (keys[begin] >> 32)) ++end;
       if (end - begin > 1) {
-        group.clear();
-        for (size_t i = begin; i < end; ++i) group.push_back(static_cast<InstrId>(keys[i] & id_mask));
-        std::sort(group.begin(), group.end(), before);
+        group.assign(keys.begin() + static_cast<std::ptrdiff_t>(begin),
+                     keys.begin() + static_cast<std::ptrdiff_t>(end));
+        auto id_of = [&](uint64_t key) { return static_cast<InstrId>(key & id_mask); };
+        std::sort(group.begin(), group.end(),
+                  [&](uint64_t a, uint64_t b) { return before(id_of(a), id_of(b)); });
         for (size_t i = 1; i < group.size(); ++i) {
           for (size_t j = 0; j < i; ++j) {
-            if (m.name(group[j]) == m.name(group[i])) {
-              clashes.emplace_back(group[i], group[j]);
+            if (((group[i] ^ group[j]) & ~id_mask) == 0 &&
+                m.name(id_of(group[j])) == m.name(id_of(group[i]))) {
+              clashes.emplace_back(id_of(group[i]), id_of(group[j]));
               break;  // group[j] is the first of its name: the first match
             }
           }

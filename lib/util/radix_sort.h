@@ -1,45 +1,36 @@
-// In-place sort of 64-bit keys (hashes with a payload in their low bits).
+// Linear-time sort of 64-bit keys by their upper 32 bits (LSD radix, three
+// passes of 11 bits). Stable: keys with equal upper halves keep their input
+// order. Used where a hash table over a million entries would miss the cache
+// on every probe, while three sequential passes do not.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 namespace hlolint {
 
-// Sorts 64-bit keys in place, without scratch the size of the input: one
-// in-place pass (American flag sort) by the top 16 bits, then each bucket
-// with std::sort. Keys spread evenly in their top bits (hashes) leave
-// buckets of a few dozen keys, so this is linear in practice. Not stable.
-inline void SortKeysInPlace(std::span<uint64_t> keys) {
-  if (keys.size() <= 4096) {
-    std::sort(keys.begin(), keys.end());
+inline void RadixSortByHigh32(std::vector<uint64_t>& keys) {
+  if (keys.size() <= 64) {  // small inputs: the counters would cost more
+    std::stable_sort(keys.begin(), keys.end(),
+                     [](uint64_t a, uint64_t b) { return (a >> 32) < (b >> 32); });
     return;
   }
-  constexpr int kShift = 48;
-  constexpr size_t kBuckets = size_t{1} << (64 - kShift);
-  std::vector<size_t> end(kBuckets, 0);
-  for (uint64_t k : keys) ++end[k >> kShift];
-  std::vector<size_t> next(kBuckets);
-  size_t sum = 0;
-  for (size_t b = 0; b < kBuckets; ++b) {
-    next[b] = sum;
-    sum += end[b];
-    end[b] = sum;
-  }
-  for (size_t b = 0; b < kBuckets; ++b) {
-    while (next[b] < end[b]) {
-      uint64_t k = keys[next[b]];
-      for (size_t d = k >> kShift; d != b; d = k >> kShift) std::swap(k, keys[next[d]++]);
-      keys[next[b]++] = k;
+  std::vector<uint64_t> scratch(keys.size());
+  constexpr int kBits = 11;
+  constexpr size_t kBuckets = size_t{1} << kBits;
+  for (int shift = 32; shift < 64; shift += kBits) {
+    std::array<uint32_t, kBuckets> count{};
+    for (uint64_t k : keys) ++count[(k >> shift) & (kBuckets - 1)];
+    uint32_t sum = 0;
+    for (uint32_t& c : count) {
+      const uint32_t n = c;
+      c = sum;
+      sum += n;
     }
-  }
-  size_t begin = 0;
-  for (size_t b = 0; b < kBuckets; ++b) {
-    std::sort(keys.begin() + static_cast<std::ptrdiff_t>(begin),
-              keys.begin() + static_cast<std::ptrdiff_t>(end[b]));
-    begin = end[b];
+    for (uint64_t k : keys) scratch[count[(k >> shift) & (kBuckets - 1)]++] = k;
+    keys.swap(scratch);
   }
 }
 

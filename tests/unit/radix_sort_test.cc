@@ -9,19 +9,22 @@
 namespace hlolint {
 namespace {
 
-TEST_CASE("SortKeysInPlace sorts like std::sort, with skewed and spread top bits", "[util]") {
+std::vector<uint64_t> StableSortedByHigh32(std::vector<uint64_t> keys) {
+  std::stable_sort(keys.begin(), keys.end(),
+                   [](uint64_t a, uint64_t b) { return (a >> 32) < (b >> 32); });
+  return keys;
+}
+
+TEST_CASE("RadixSortByHigh32 sorts by the upper half and keeps input order on ties",
+          "[util]") {
   std::mt19937_64 random(7);
-  for (size_t size : {0, 1, 5, 4096, 4097, 100000}) {
-    // Top bits from a few values (big buckets), or spread like hashes.
-    for (int top_shift : {62, 0}) {
+  for (size_t size : {0, 1, 5, 64, 65, 1000, 100000}) {
+    for (uint64_t high_range : {uint64_t{3}, uint64_t{1} << 32}) {
       std::vector<uint64_t> keys(size);
-      for (size_t i = 0; i < size; ++i) {
-        keys[i] = (random() >> top_shift << top_shift) | (random() & 0xffff);
-      }
-      std::vector<uint64_t> expected = keys;
-      std::sort(expected.begin(), expected.end());
-      SortKeysInPlace(keys);
-      INFO("size " << size << ", top shift " << top_shift);
+      for (size_t i = 0; i < size; ++i) keys[i] = ((random() % high_range) << 32) | i;
+      const std::vector<uint64_t> expected = StableSortedByHigh32(keys);
+      RadixSortByHigh32(keys);
+      INFO("size " << size << ", high range " << high_range);
       CHECK(keys == expected);
     }
   }
