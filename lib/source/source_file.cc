@@ -147,11 +147,13 @@ void SourceFile::BuildLineIndex() const {
     line_starts_.push_back(0);
     const char* p = data_;
     const char* end = data_ + size_;
+    TextReleaser released(*this);  // the scan need not keep a large file resident
     while (p < end) {
       const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
       if (nl == nullptr) break;
       p = static_cast<const char*>(nl) + 1;
       line_starts_.push_back(static_cast<uint32_t>(p - data_));
+      released.Advance(static_cast<uint32_t>(p - data_));
     }
   });
 }
