@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "analysis/analyses.h"
 #include "analysis/bitcast.h"
 #include "analysis/layout_phase.h"
@@ -113,13 +114,22 @@ class ReshapeNotBitcastRule : public Rule {
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
     std::vector<std::pair<InstrId, ReshapeBitcastCheck>> found;
+    // (result shape, operand shape) pairs already known to be bitcasts:
+    // dumps repeat the same reshapes many times.
+    absl::flat_hash_set<uint64_t> bitcasts;
     for (CompId c = 0; c < m.computation_count(); ++c) {
       // ReshapeDecomposer and LayoutNormalization visit non-fusion
       // computations only.
       if (m.computation(c).is_fusion_computation) continue;
       for (InstrId id : m.instructions(c)) {
         if (m.opcode(id) != Opcode::kReshape) continue;
+        uint64_t key = 0;
+        if (m.operands(id).size() == 1) {
+          key = uint64_t{m.instr(id).shape} << 32 | m.instr(m.operand(id, 0)).shape;
+          if (bitcasts.contains(key)) continue;
+        }
         ReshapeBitcastCheck check = CheckLayouts(m, id);
+        if (check.is_bitcast() && m.operands(id).size() == 1) bitcasts.insert(key);
         if (check.verdict == ReshapeBitcastCheck::Verdict::kUnitIndexMoves) {
           found.emplace_back(id, std::move(check));
         }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "analysis/bitcast.h"
 #include "parse/attributes.h"
 
@@ -50,6 +51,7 @@ bool SamePhysicalOrder(const Shape& a, const Shape& b) {
 
 LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
   assignment_evidence_ = m.is_scheduled();
+  absl::flat_hash_map<std::pair<const Shape*, const Shape*>, bool> same_order;
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
     if (assignment_evidence_ && unassigned_evidence_) break;  // nothing left to learn
     const Opcode opcode = m.opcode(id);
@@ -98,8 +100,14 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
     if (!shape.IsArray() || !shape.has_layout) continue;
     for (InstrId operand : m.operands(id)) {
       const Shape& s = m.shape(operand);
-      if (s.IsArray() && s.has_layout && s.dimensions == shape.dimensions &&
-          !SamePhysicalOrder(s, shape)) {
+      // Shapes are interned: the same shape is the same object, and a pair
+      // of shapes, once compared, is looked up (dumps repeat a few pairs).
+      if (&s == &shape || !s.IsArray() || !s.has_layout || s.dimensions != shape.dimensions) {
+        continue;
+      }
+      auto [it, inserted] = same_order.try_emplace(std::make_pair(&s, &shape), true);
+      if (inserted) it->second = SamePhysicalOrder(s, shape);
+      if (!it->second) {
         unassigned_evidence_ = true;
         break;
       }

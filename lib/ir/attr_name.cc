@@ -1,7 +1,6 @@
 #include "ir/attr_name.h"
 
-#include "absl/container/flat_hash_map.h"
-#include "util/hash.h"
+#include "util/keyword_table.h"
 
 namespace hlolint {
 namespace {
@@ -18,13 +17,8 @@ constexpr std::string_view kNames[] = {
 std::string_view AttrNameText(AttrName name) { return kNames[static_cast<int>(name)]; }
 
 AttrName AttrNameFromText(std::string_view text) {
-  static const auto* index = [] {
-    auto* map = new absl::flat_hash_map<std::string_view, AttrName, StringViewHash>();
-    for (int i = 0; i < kAttrNameCount; ++i) map->emplace(kNames[i], static_cast<AttrName>(i));
-    return map;
-  }();
-  auto it = index->find(text);
-  return it == index->end() ? AttrName::kUnknown : it->second;
+  static const KeywordTable<AttrName> index(kNames, kAttrNameCount);
+  return index.Find(text, AttrName::kUnknown);
 }
 
 }  // namespace hlolint

@@ -2,8 +2,7 @@
 
 #include <array>
 
-#include "absl/container/flat_hash_map.h"
-#include "util/hash.h"
+#include "util/keyword_table.h"
 
 namespace hlolint {
 namespace {
@@ -20,14 +19,9 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"<invalid>", 0},
 };
 
-const absl::flat_hash_map<std::string_view, Opcode, StringViewHash>& OpcodeIndex() {
-  static const auto* index = [] {
-    auto* map = new absl::flat_hash_map<std::string_view, Opcode, StringViewHash>();
-    for (int i = 0; i < kOpcodeCount; ++i) map->emplace(kOpcodes[i].name, static_cast<Opcode>(i));
-    return map;
-  }();
-  return *index;
-}
+struct OpcodeNameAt {
+  std::string_view operator[](size_t i) const { return kOpcodes[i].name; }
+};
 
 }  // namespace
 
@@ -36,10 +30,10 @@ std::string_view OpcodeName(Opcode opcode) { return kOpcodes[static_cast<int>(op
 int OpcodeArity(Opcode opcode) { return kOpcodes[static_cast<int>(opcode)].arity; }
 
 std::optional<Opcode> OpcodeFromName(std::string_view name) {
-  const auto& index = OpcodeIndex();
-  auto it = index.find(name);
-  if (it == index.end()) return std::nullopt;
-  return it->second;
+  static const KeywordTable<Opcode> index(OpcodeNameAt{}, kOpcodeCount);
+  const Opcode opcode = index.Find(name, Opcode::kInvalid);
+  if (opcode == Opcode::kInvalid) return std::nullopt;
+  return opcode;
 }
 
 bool IsElementwiseUnary(Opcode opcode) {

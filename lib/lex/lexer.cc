@@ -11,6 +11,7 @@
 #endif
 
 #include "fmt/format.h"
+#include "lex/byte_scan.h"
 
 namespace hlolint {
 namespace {
@@ -41,28 +42,6 @@ constexpr auto kCharClasses = [] {
 
 inline bool Is(char c, uint8_t cls) { return kCharClasses[static_cast<unsigned char>(c)] & cls; }
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// The first byte at or after p equal to a, b, c or d (a NUL always stops
-// the text, so callers pass it as one of them). 16 bytes at a time while
-// the load stays inside the text, then byte by byte up to the sentinel.
-inline const char* FindFirstOf(const char* p, const char* end, char a, char b, char c, char d) {
-#ifdef __SSE2__
-  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
-  const __m128i vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
-  while (end - p >= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)),
-                                     _mm_or_si128(_mm_cmpeq_epi8(v, vc), _mm_cmpeq_epi8(v, vd)));
-    const int mask = _mm_movemask_epi8(hit);
-    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
-    p += 16;
-  }
-#else
-  (void)end;
-#endif
-  while (*p != a && *p != b && *p != c && *p != d) ++p;
-  return p;
-}
 
 const char* SkipDigits(const char* p) {
   while (IsDigit(*p)) ++p;
@@ -245,12 +224,22 @@ void Lexer::Reset(uint32_t position) {
   tok_.begin = tok_.end = position;
 }
 
-TokKind Lexer::Lex(uint64_t skip_mask) {
+bool Lexer::LexAttributeNameAfterComma() {
+  if (tok_.kind != TokKind::kComma) return false;
+  const char* p = cur_;
+  while (*p == ' ') ++p;
+  if (!IsIdentStartByte(*p)) return false;
+  const char* q = p + 1;
+  while (IsIdentCharByte(*q)) ++q;
+  if (*q != '=') return false;
   prev_end_ = tok_.end;
   tok_.error = LexError::kNone;
-  tok_.kind = LexToken(skip_mask);
+  tok_.kind = TokKind::kAttributeName;
+  tok_.begin = static_cast<uint32_t>(p - buf_);
+  tok_.text = std::string_view(p, static_cast<size_t>(q - p));
+  cur_ = q + 1;
   tok_.end = static_cast<uint32_t>(cur_ - buf_);
-  return tok_.kind;
+  return true;
 }
 
 TokKind Lexer::LookAhead() {

@@ -22,13 +22,24 @@ class Lexer {
   // Advances to the next token and returns its kind. `skip_mask` has bit
   // (1 << kind) set for number-like patterns that must not be produced
   // (kDecimal, kDimLabels, kDxD, kPad), as XLA's LexToken(skip_mask).
-  TokKind Lex(uint64_t skip_mask = 0);
+  TokKind Lex(uint64_t skip_mask = 0) {
+    prev_end_ = tok_.end;
+    tok_.error = LexError::kNone;
+    tok_.kind = LexToken(skip_mask);
+    tok_.end = static_cast<uint32_t>(cur_ - buf_);
+    return tok_.kind;
+  }
   // Kind of the token after the current one, without consuming it.
   TokKind LookAhead();
   // After a '{' token: consumes a brace-balanced JSON object (quoted strings
   // skipped) and makes it the current token as kString whose text includes
   // the braces.
   TokKind LexJsonDict();
+
+  // After a ',' token: when the bytes that follow are ` name=` (spaces, an
+  // identifier, '='), makes that the current kAttributeName token exactly as
+  // Lex() would, and returns true; otherwise changes nothing.
+  bool LexAttributeNameAfterComma();
 
   const Token& tok() const { return tok_; }
   TokKind kind() const { return tok_.kind; }

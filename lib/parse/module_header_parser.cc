@@ -3,6 +3,7 @@
 // module is built (aliasing, entry layouts, async computations).
 #include <algorithm>
 
+#include "absl/container/flat_hash_set.h"
 #include "parse/module_parser.h"
 #include "util/strings.h"
 
@@ -205,12 +206,11 @@ bool ModuleParser::FinishModule(ParsedModule* out) {
                                                 : module_->shape(entry.root);
   // input_output_alias: XLA keeps the first entry per output index and then
   // validates each with HloInputOutputAliasConfig::SetUpAlias.
-  std::vector<const ShapeIndex*> outputs;
+  // A set, not a scan: modules that donate every parameter carry
+  // thousands of aliases.
+  absl::flat_hash_set<ShapeIndex> outputs;
   for (const InputOutputAlias& alias : header.input_output_alias) {
-    bool duplicate = false;
-    for (const ShapeIndex* seen : outputs) duplicate |= *seen == alias.output_index;
-    if (duplicate) continue;
-    outputs.push_back(&alias.output_index);
+    if (!outputs.insert(alias.output_index).second) continue;
     if (result.element_type != PrimitiveType::kInvalid &&
         Subshape(result, alias.output_index) == nullptr) {
       return Error(alias.offset, StrCat("Trying to set up alias at ",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "lex/byte_scan.h"
 #include "util/strings.h"
 
 namespace hlolint {
@@ -210,7 +211,7 @@ ParsedModule ModuleParser::ParseNextModule() {
   computation_names_.Clear();
   module_shape_cache_.Clear();
   async_start_of_.clear();
-  shape_cache_ = &module_shape_cache_;
+  if (limits_.fast_paths) shape_cache_ = &module_shape_cache_;
   scratch_level_ = 0;
   builder_->begin_offset() = out.begin_offset;
   ReserveFor(std::min<size_t>(file_.size() - out.begin_offset, previous_module_bytes_));
@@ -503,14 +504,29 @@ bool ModuleParser::ParseInstruction(CompId computation, InstrId* root, uint32_t*
   }
   std::string_view name = tok().text;
   const uint32_t name_offset = static_cast<uint32_t>(name.data() - file_.data());
-  Lex();
-  if (!ParseToken(TokKind::kEqual, "expects '=' in instruction")) return false;
+  // ` = ` as dumps print it is checked byte-wise, so the instruction's head
+  // can be read without the lexer (TryFastHead).
+  uint32_t fast_from = 0;
+  {
+    const char* p = file_.data() + lexer_.position();
+    while (*p == ' ') ++p;
+    if (*p == '=') {
+      ++p;
+      while (*p == ' ') ++p;
+      fast_from = static_cast<uint32_t>(p - file_.data());
+    }
+  }
+  if (fast_from == 0) {
+    Lex();
+    if (!ParseToken(TokKind::kEqual, "expects '=' in instruction")) return false;
+  }
   if (is_root && *root != kNoId) {
     error_note_ = ParseError{*root_offset, "the first ROOT is here"};
     return Error(maybe_root, "one computation should have only one ROOT");
   }
   InstrId id;
-  if (!ParseInstructionRhs(computation, name_offset, static_cast<uint32_t>(name.size()), true, &id)) {
+  if (!ParseInstructionRhs(computation, name_offset, static_cast<uint32_t>(name.size()), true, &id,
+                           fast_from)) {
     return false;
   }
   if (is_root) {
@@ -721,8 +737,106 @@ InstrId ModuleParser::CompactGte(CompId computation, InstrId tuple, int64_t inde
   return id;
 }
 
+const char* ModuleParser::ScanOperandName(const char* p, std::string_view* name) const {
+  if (*p == '%') {
+    const char* begin = ++p;
+    if (!IsIdentStartByte(*p)) return nullptr;
+    while (IsIdentCharByte(*p)) ++p;
+    *name = std::string_view(begin, static_cast<size_t>(p - begin));
+    return p;
+  }
+  if (!IsIdentStartByte(*p)) return nullptr;
+  // A plain identifier may be a keyword or a type to the lexer: ask it.
+  Lexer lexer(file_.data(), file_.size(), static_cast<uint32_t>(p - file_.data()));
+  if (lexer.Lex() != TokKind::kIdent) return nullptr;
+  *name = lexer.TokenText();
+  return p + name->size();
+}
+
+// Dumps spell almost every instruction as `shape opcode(shape %a, shape %b)`
+// with single spaces, shapes the module has already used and operands
+// defined earlier. That head is read here straight from the bytes: shapes
+// by exact text from the shape cache, names from the scope's table. At the
+// first byte that does not fit, it gives up having changed nothing, and the
+// token-level parser reads the whole instruction (and reports any error),
+// so what is accepted, and the IR built, are the same either way.
+bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
+  // ParseOperands and ParseShape each nest one level deeper.
+  if (shape_cache_ == nullptr || depth_ + 2 > limits_.max_nesting_depth) return false;
+  const char* const base = file_.data();
+  const char* const end = base + file_.size();
+  // An array shape: a cached exact text followed by one space.
+  auto cached_shape = [&](const char* p, ShapeId* id) -> const char* {
+    const char* q = ShapeTextEnd(p, std::min(p + 512, end));
+    if (q == nullptr || *q != ' ') return nullptr;
+    const uint32_t found = shape_cache_->Find(std::string_view(p, static_cast<size_t>(q - p)));
+    if (found == NameTable::kNotFound) return nullptr;
+    *id = found;
+    return q + 1;
+  };
+  const char* p = base + pos;
+  if (!IsIdentStartByte(*p) && *p != '(') return false;
+  p = cached_shape(p, &head->shape);
+  if (p == nullptr) return false;
+  const char* opcode_begin = p;
+  if (!IsIdentStartByte(*p)) return false;
+  while (IsIdentCharByte(*p)) ++p;
+  if (*p != '(') return false;
+  const std::optional<Opcode> opcode =
+      OpcodeFromName(std::string_view(opcode_begin, static_cast<size_t>(p - opcode_begin)));
+  if (!opcode) return false;  // async sugar, unknown opcodes: the slow path
+  head->opcode = *opcode;
+  head->opcode_offset = static_cast<uint32_t>(opcode_begin - base);
+  head->opcode_end = static_cast<uint32_t>(p - base);
+  head->operands_offset = head->opcode_end;
+  if (*opcode == Opcode::kParameter || *opcode == Opcode::kConstant) {
+    head->operands_read = false;
+    head->resume = head->opcode_end;
+    return true;
+  }
+  ++p;  // '('
+  bool closed = *p == ')';
+  if (!closed) {
+    for (;;) {
+      const char* operand = p;
+      ShapeId declared = kNoShape;
+      // A shape starts with a type name followed by '['; anything else
+      // starting with a letter is a name.
+      const char* word = p;
+      while (IsIdentCharByte(*word)) ++word;
+      if (*word == '[' || *p == '(') {
+        p = cached_shape(p, &declared);
+        if (p == nullptr) break;
+      }
+      std::string_view name;
+      p = ScanOperandName(p, &name);
+      if (p == nullptr || (*p != ',' && *p != ')')) break;
+      const InstrId id = FindName(name);
+      if (id == kNoId) break;
+      if (declared != kNoShape && declared != builder_->instructions()[id].shape) break;
+      s.operand_offsets.push_back(static_cast<uint32_t>(operand - base));
+      s.operands.push_back(id);
+      if (*p == ')') {
+        closed = true;
+        break;
+      }
+      if (p[1] != ' ') break;
+      p += 2;
+    }
+    if (!closed) {
+      s.operands.clear();
+      s.operand_offsets.clear();
+      return false;
+    }
+  }
+  head->operands_read = true;
+  head->resume = static_cast<uint32_t>(p + 1 - base);
+  return true;
+}
+
 bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
-                                       uint32_t name_size, bool allow_attributes, InstrId* out) {
+                                       uint32_t name_size, bool allow_attributes, InstrId* out,
+                                       uint32_t fast_from) {
   DepthGuard guard(this);
   if (!guard.ok) return false;
   const size_t level = ++scratch_level_;
@@ -737,16 +851,37 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   instr.name_size = name_size;
   instr.parent = computation;
 
+  // The name goes into the scope's table at the end; fetch its slot now.
+  uint32_t name_hash = 0;
+  if (name_size != 0) {
+    name_hash = NameTable::HashOf(module_->text(name_offset, name_size));
+    scopes_[scope_depth_ - 1].Prefetch(name_hash);
+  }
+  FastHead head;
+  const bool fast = fast_from != 0 && TryFastHead(fast_from, s, &head);
+  if (fast_from != 0) {
+    lexer_.Reset(fast ? head.resume : fast_from);
+    Lex();
+  }
   InstrOffsets at;
-  at.shape = lexer_.offset();
+  at.shape = fast ? fast_from : lexer_.offset();
   const uint32_t begin = at.shape;
   ShapeId shape_id = kNoShape;
-  const bool shape_written = CanBeShape();
-  if (shape_written && !ParseShape(&shape_id)) return false;
-  at.opcode = lexer_.offset();
-  const uint32_t opcode_end = tok().end;
+  const bool shape_written = fast || CanBeShape();
   Opcode opcode, wrapped;
-  if (!ParseOpcode(&opcode, &wrapped)) return false;
+  uint32_t opcode_end;
+  if (fast) {
+    shape_id = head.shape;
+    at.opcode = head.opcode_offset;
+    opcode_end = head.opcode_end;
+    opcode = head.opcode;
+    wrapped = Opcode::kInvalid;
+  } else {
+    if (shape_written && !ParseShape(&shape_id)) return false;
+    at.opcode = lexer_.offset();
+    opcode_end = tok().end;
+    if (!ParseOpcode(&opcode, &wrapped)) return false;
+  }
   if (name_size == 0) {
     // Anonymous nested instruction: named after its opcode token.
     instr.name_offset = at.opcode;
@@ -759,7 +894,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   if (!shape_written && !CanInferShape(opcode)) {
     return Error(at.opcode, StrCat("cannot infer shape for opcode: ", OpcodeName(opcode)));
   }
-  if (kind() == TokKind::kLparen) nested_started_ = true;
+  if (fast || kind() == TokKind::kLparen) nested_started_ = true;
   instr.opcode = opcode;
   instr.async_wrapped_opcode = wrapped;
   if (sugar) instr.flags |= Instruction::kAsyncSugar;
@@ -788,8 +923,14 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   }
 
   // Operands (or the parameter number / literal).
-  at.operands = lexer_.offset();
-  if (opcode == Opcode::kParameter) {
+  at.operands = fast ? head.operands_offset : lexer_.offset();
+  if (fast && head.operands_read) {
+    int expected = ParserOperandCount(opcode);
+    if (expected >= 0 && static_cast<int>(s.operands.size()) != expected) {
+      return Error(at.operands, StrCat("expects ", expected, " operands, but has ",
+                                       s.operands.size(), " operands"));
+    }
+  } else if (opcode == Opcode::kParameter) {
     if (!ParseToken(TokKind::kLparen, "expects '(' before parameter number")) return false;
     const uint32_t number_offset = lexer_.offset();
     int64_t number;
@@ -907,7 +1048,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     async_start_of_[id] = opcode == Opcode::kAsyncStart ? id : async_start_of_[s.operands[0]];
   }
   if (!(instr.flags & Instruction::kAnonymous)) {
-    const InstrId existing = scopes_[scope_depth_ - 1].Insert(name, id);
+    const InstrId existing = scopes_[scope_depth_ - 1].InsertHashed(name, name_hash, id);
     if (existing != id) {
       error_note_ = ParseError{builder_->instructions()[existing].name_offset,
                                "instruction previously defined here"};
@@ -980,7 +1121,8 @@ bool ModuleParser::ParseAttributes(const AttrSet& set, bool allow_attributes, In
                                    uint32_t opcode_offset) {
   std::bitset<kAttrNameCount> seen;
   if (allow_attributes) {
-    while (EatIfPresent(TokKind::kComma)) {
+    while (kind() == TokKind::kComma) {
+      if (!limits_.fast_paths || !lexer_.LexAttributeNameAfterComma()) Lex();
       if (!ParseAttribute(set, seen, s)) return false;
     }
     // No instruction starts with `name=`: this is an attribute missing its ','.
@@ -1271,8 +1413,26 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
       std::string_view version;
       return ParseCustomCallApiVersion(&version);
     }
-    case AttrType::kReplicaGroups:
-      return ParseReplicaGroups(&replica_scratch_);
+    case AttrType::kReplicaGroups: {
+      // The collectives of a dump repeat a few replica group texts: one equal
+      // to the last valid one is not read again (it ends in a bracket, so
+      // what follows cannot change how it lexes).
+      const uint32_t start = lexer_.offset();
+      const std::string_view last = last_replica_groups_;
+      if (!last.empty() && file_.size() - start >= last.size() &&
+          std::memcmp(file_.data() + start, last.data(), last.size()) == 0) {
+        lexer_.Reset(start + static_cast<uint32_t>(last.size()));
+        Lex();
+        return true;
+      }
+      if (!ParseReplicaGroups(&replica_scratch_)) return false;
+      const uint32_t end = lexer_.previous_end();
+      const char close = end > start ? file_.data()[end - 1] : '\0';
+      if (limits_.fast_paths && (close == ']' || close == '}' || close == ')')) {
+        last_replica_groups_ = std::string_view(file_.data() + start, end - start);
+      }
+      return true;
+    }
     case AttrType::kResultAccuracy:
       return ParseResultAccuracy();
     case AttrType::kOriginalValue:

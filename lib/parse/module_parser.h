@@ -152,8 +152,24 @@ class ModuleParser : public ValueParser {
   bool ParseInstructionList(std::string_view name, uint32_t name_offset, bool is_inline,
                             uint32_t begin_offset, CompId* out);
   bool ParseInstruction(CompId computation, InstrId* root, uint32_t* root_offset);
+  // `fast_from` (non-zero) is where the shape starts when the caller has
+  // already checked the `=` byte-wise; the lexer then still stands on the name.
   bool ParseInstructionRhs(CompId computation, uint32_t name_offset, uint32_t name_size,
-                           bool allow_attributes, InstrId* out);
+                           bool allow_attributes, InstrId* out, uint32_t fast_from = 0);
+  // What TryFastHead read of `shape opcode(operands)`.
+  struct FastHead {
+    ShapeId shape = kNoShape;
+    Opcode opcode = Opcode::kInvalid;
+    uint32_t opcode_offset = 0;
+    uint32_t opcode_end = 0;
+    uint32_t operands_offset = 0;  // the '('
+    uint32_t resume = 0;           // where the token-level parser continues
+    bool operands_read = false;    // else it resumes at the '('
+  };
+  bool TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head);
+  // The name at `p` (`%name` or a plain identifier) as an operand reference,
+  // exactly as the lexer would read it; null when it is not one.
+  const char* ScanOperandName(const char* p, std::string_view* name) const;
   bool ParseOpcode(Opcode* opcode, Opcode* wrapped);
   // Where the parts of an instruction start, for error locations.
   struct InstrOffsets {
@@ -224,6 +240,7 @@ class ModuleParser : public ValueParser {
   PaddingConfig padding_scratch_;
   std::vector<OutputOperandAlias> aliasing_scratch_;
   ReplicaGroups replica_scratch_;
+  std::string_view last_replica_groups_;  // text of the last valid replica_groups
 };
 
 }  // namespace hlolint

@@ -1,14 +1,11 @@
 #include "parse/value_parser.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
 
+#include "lex/byte_scan.h"
 #include "util/strings.h"
 
 namespace hlolint {
@@ -49,8 +46,6 @@ bool ValueParser::ValidateEmbeddedModule(uint32_t, std::string_view) { return tr
 // ---------------------------------------------------------------------------
 // Tokens
 
-TokKind ValueParser::Lex(uint64_t skip_mask) { return lexer_.Lex(skip_mask); }
-
 bool ValueParser::Error(uint32_t offset, std::string message) {
   if (!error_) error_ = ParseError{offset, std::move(message)};
   return false;
@@ -75,12 +70,6 @@ bool ValueParser::TokenError(std::string message) {
 bool ValueParser::ParseToken(TokKind want, std::string_view message, uint64_t skip_mask) {
   if (kind() != want) return TokenError(std::string(message));
   Lex(skip_mask);
-  return true;
-}
-
-bool ValueParser::EatIfPresent(TokKind want) {
-  if (kind() != want) return false;
-  Lex();
   return true;
 }
 
@@ -216,41 +205,20 @@ bool ValueParser::CanBeShape() {
           lexer_.LookAhead() == TokKind::kLparen);
 }
 
-namespace {
-
-// The first byte at or after p that is a space or a control character
-// (or `end`). 16 bytes at a time while the load stays before `end`.
-const char* ScanToControlOrSpace(const char* p, const char* end) {
-#ifdef __SSE2__
-  const __m128i space = _mm_set1_epi8(' ');
-  while (end - p >= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    // v <= ' ' as unsigned bytes.
-    const int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, space), v));
-    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
-    p += 16;
-  }
-#endif
-  while (p < end && static_cast<unsigned char>(*p) > ' ') ++p;
-  return p;
-}
-
-}  // namespace
 
 bool ValueParser::ParseShape(ShapeId* out) {
   DepthGuard guard(this);
   if (!guard.ok) return false;
-  if (shape_cache_ == nullptr || kind() != TokKind::kPrimitiveType) return ParseShapeImpl(out);
-  // Dumps repeat the same array shape texts endlessly. A shape followed by
-  // whitespace is looked up by its exact text; on a miss it is parsed and
-  // remembered if the parse ended exactly at that whitespace.
-  const char* begin = lexer_.buffer() + lexer_.offset();
-  const char* p = begin;
-  const char* limit = begin + 256;
-  p = ScanToControlOrSpace(p, std::min(limit, file_.data() + file_.size()));
-  if (p >= limit || (*p != ' ' && *p != '\n' && *p != '\t' && *p != '\r')) {
+  if (shape_cache_ == nullptr ||
+      (kind() != TokKind::kPrimitiveType && kind() != TokKind::kLparen)) {
     return ParseShapeImpl(out);
   }
+  // Dumps repeat the same shape texts endlessly. A shape is looked up by
+  // its exact text (ScanShapeExtent); on a miss it is parsed and remembered
+  // if the parse ended exactly where the text does.
+  const char* begin = lexer_.buffer() + lexer_.offset();
+  const char* p = ShapeTextEnd(begin, std::min(begin + 512, file_.data() + file_.size()));
+  if (p == nullptr) return ParseShapeImpl(out);
   const std::string_view text(begin, static_cast<size_t>(p - begin));
   const uint32_t cached = shape_cache_->Find(text);
   const uint32_t end = static_cast<uint32_t>(p - lexer_.buffer());
@@ -950,7 +918,63 @@ bool ValueParser::ParseBooleanListOrSingleBoolean() {
   return ParseToken(TokKind::kRbrace, "expected '}' to end boolean list attribute");
 }
 
+namespace {
+
+constexpr std::string_view kMetadataKeys[] = {
+    "op_type",         "op_name",       "source_file",       "source_line",
+    "source_end_line", "source_column", "source_end_column", "profile_type",
+    "deduplicated_name", "scheduling_name", "stack_frame_id", "metadata_payload"};
+constexpr int kMetadataProfileType = 7;
+constexpr uint32_t kMetadataStringKeys = 1u << 0 | 1u << 1 | 1u << 2 | 1u << 8 | 1u << 9 | 1u << 11;
+
+int MetadataKeyIndex(std::string_view name) {
+  for (int i = 0; i < 12; ++i) {
+    if (kMetadataKeys[i] == name) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+bool ValueParser::SkipPlainMetadata() {
+  if (!limits_.fast_paths || kind() != TokKind::kLbrace) return false;
+  const char* const base = file_.data();
+  const char* const end = base + file_.size();
+  const char* p = base + lexer_.position();
+  uint32_t seen = 0;
+  while (*p != '}') {
+    const char* name = p;
+    while ((*p >= 'a' && *p <= 'z') || *p == '_') ++p;
+    if (*p != '=') return false;
+    const int which = MetadataKeyIndex(std::string_view(name, static_cast<size_t>(p - name)));
+    if (which < 0 || which == kMetadataProfileType || (seen & (1u << which)) != 0) return false;
+    seen |= 1u << which;
+    ++p;
+    if (kMetadataStringKeys & (1u << which)) {
+      if (*p != '"') return false;
+      p = FindFirstOf(p + 1, end, '"', '\\', '\0', '\0');
+      if (*p != '"') return false;  // escapes, NUL, end of text
+      ++p;
+    } else {
+      // Up to 9 digits always fit the int32 XLA keeps.
+      const char* digits = p;
+      while (*p >= '0' && *p <= '9' && p - digits < 10) ++p;
+      if (p == digits || p - digits > 9) return false;
+    }
+    if (*p == ' ') {
+      ++p;
+    } else if (*p != '}') {
+      return false;
+    }
+  }
+  lexer_.Reset(static_cast<uint32_t>(p + 1 - base));
+  Lex();
+  return true;
+}
+
 bool ValueParser::ParseMetadata(OpMetadata* out) {
+  // Validation only, in the form dumps print: read byte-wise.
+  if (out == nullptr && SkipPlainMetadata()) return true;
   // Sub-attributes in any order, separated by blanks or commas.
   const uint32_t offset = lexer_.offset();
   if (!ParseToken(TokKind::kLbrace, "expects '{' to start sub attributes")) return false;
@@ -962,14 +986,7 @@ bool ValueParser::ParseMetadata(OpMetadata* out) {
       std::string_view name;
       if (kind() != TokKind::kAttributeName) return Error(attr_offset, "error parsing attributes");
       ParseAttributeName(&name);
-      static constexpr std::string_view kNames[] = {
-          "op_type",       "op_name",           "source_file",  "source_line",
-          "source_end_line", "source_column",   "source_end_column", "profile_type",
-          "deduplicated_name", "scheduling_name", "stack_frame_id", "metadata_payload"};
-      int which = -1;
-      for (int i = 0; i < 12; ++i) {
-        if (kNames[i] == name) which = i;
-      }
+      const int which = MetadataKeyIndex(name);
       if (which < 0) {
         return Error(attr_offset,
                      StrCat("unexpected attribute \"", name,

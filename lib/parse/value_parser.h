@@ -34,6 +34,9 @@ struct ParseLimits {
   uint32_t max_rank = 1024;
   uint32_t max_instruction_bytes = 64u << 20;  // one instruction's text
   uint32_t max_modules_per_file = 1u << 20;
+  // Shortcuts that read common text byte-wise (shapes by exact text, the
+  // instruction head). Off only in the test that checks both ways agree.
+  bool fast_paths = true;
 };
 
 class ValueParser {
@@ -48,11 +51,15 @@ class ValueParser {
   const Token& tok() const { return lexer_.tok(); }
 
   // --- tokens ---
-  TokKind Lex(uint64_t skip_mask = 0);
+  TokKind Lex(uint64_t skip_mask = 0) { return lexer_.Lex(skip_mask); }
   bool Error(uint32_t offset, std::string message);
   bool TokenError(std::string message);
   bool ParseToken(TokKind kind, std::string_view message, uint64_t skip_mask = 0);
-  bool EatIfPresent(TokKind kind);
+  bool EatIfPresent(TokKind want) {
+    if (kind() != want) return false;
+    Lex();
+    return true;
+  }
   bool ParseInt64(int64_t* out);
   bool ParseDouble(double* out);
   bool ParseBool(bool* out);
@@ -179,6 +186,9 @@ class ValueParser {
   void NotePendingLiteralError(uint32_t offset, std::string message);
   bool ReportLiteralFailure();
   bool ParseDxD(std::string_view name, std::vector<int64_t>* out);
+  // Validates `{key="text" key=123 ...}` byte-wise when it takes the plain
+  // form dumps print; false, having consumed nothing, otherwise.
+  bool SkipPlainMetadata();
 
   // Scratch storage reused across calls so validation allocates nothing in
   // steady state. Indexed by nesting depth where parsing recurses; one heap

@@ -3,7 +3,9 @@
 // rules, suppressions, fingerprints and position resolution all run), and
 // the result is rendered in every output format. Anything but a clean
 // return (a crash, a sanitizer report, a hang, a leak) is a bug: hostile
-// input must give located diagnostics. docs/fuzzing.md says how to run it.
+// input must give located diagnostics. The input is also parsed with the
+// parser's byte-level fast paths off, and both parses must record exactly
+// the same (an oracle for the fast paths). docs/fuzzing.md says how to run it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,6 +13,8 @@
 #include <vector>
 
 #include "engine/lint.h"
+#include "parse/parser.h"
+#include "parse_describe.h"
 #include "report/report.h"
 #include "rules/registry.h"
 #include "source/source_file.h"
@@ -35,6 +39,11 @@ struct Setup {
 void Run(std::string_view text) {
   static const Setup* const setup = new Setup();
   std::unique_ptr<SourceFile> file = SourceFile::FromString("fuzz/input.hlo", text);
+  ParseLimits slow;
+  slow.fast_paths = false;
+  if (DescribeParse(ParseAllModules(*file)) != DescribeParse(ParseAllModules(*file, slow))) {
+    __builtin_trap();  // the fast paths read this text differently
+  }
   std::vector<FileResult> files;
   files.push_back(LintSource(*file, setup->options));
   // Reporters must not depend on the file any more (FileResult is self-contained).

@@ -1,0 +1,101 @@
+// Byte-level scanning helpers of the lexer and the parser's fast paths. The text
+// is NUL-terminated (SourceFile guarantees it), so scans need no bounds
+// check beyond the explicit limits given.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+namespace hlolint {
+
+// The first byte at or after p that is a space or a control character
+// (or `end`). 16 bytes at a time while the load stays before `end`.
+inline const char* ScanToControlOrSpace(const char* p, const char* end) {
+#ifdef __SSE2__
+  const __m128i space = _mm_set1_epi8(' ');
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // v <= ' ' as unsigned bytes.
+    const int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, space), v));
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  while (p < end && static_cast<unsigned char>(*p) > ' ') ++p;
+  return p;
+}
+
+// Where the shape text starting at p presumably ends, for looking shapes
+// up by exact text: an array shape runs to the first space or control byte
+// less the ',' and ')' that close what encloses it; a tuple to its closing
+// parenthesis (spaces allowed inside). Returns null when that is at or past
+// `limit` or the text does not end in a bracket. Only the hit rate depends
+// on the guess: a text is cached only once it parsed as a whole shape, and
+// its last token, a bracket, cannot run on into what follows.
+inline const char* ShapeTextEnd(const char* p, const char* limit) {
+  const char* const begin = p;
+  if (*p == '(') {
+    int depth = 0;
+    for (; p < limit; ++p) {
+      const char c = *p;
+      if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        if (--depth == 0) {
+          ++p;
+          break;
+        }
+      } else if (static_cast<unsigned char>(c) < ' ') {
+        return nullptr;
+      }
+    }
+  } else {
+    p = ScanToControlOrSpace(p, limit);
+    while (p > begin && (p[-1] == ',' || p[-1] == ')')) --p;
+  }
+  if (p >= limit || p == begin) return nullptr;
+  const char last = p[-1];
+  return last == ']' || last == '}' || last == ')' ? p : nullptr;
+}
+
+// The first byte at or after p equal to a, b, c or d (a NUL always stops
+// the text, so callers pass it as one of them). 16 bytes at a time while
+// the load stays inside the text, then byte by byte up to the sentinel.
+inline const char* FindFirstOf(const char* p, const char* end, char a, char b, char c, char d) {
+#ifdef __SSE2__
+  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+  const __m128i vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v, vc), _mm_cmpeq_epi8(v, vd)));
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#else
+  (void)end;
+#endif
+  while (*p != a && *p != b && *p != c && *p != d) ++p;
+  return p;
+}
+
+// The lexer's identifier classes: [a-zA-Z0-9_.-] and [a-zA-Z_].
+inline constexpr std::array<uint8_t, 256> kIdentByteClass = [] {
+  std::array<uint8_t, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    const bool digit = c >= '0' && c <= '9';
+    if (alpha || digit || c == '_' || c == '.' || c == '-') table[c] |= 1;
+    if (alpha || c == '_') table[c] |= 2;
+  }
+  return table;
+}();
+inline bool IsIdentCharByte(char c) { return kIdentByteClass[static_cast<unsigned char>(c)] & 1; }
+inline bool IsIdentStartByte(char c) { return kIdentByteClass[static_cast<unsigned char>(c)] & 2; }
+
+}  // namespace hlolint

@@ -1,0 +1,59 @@
+// Test support: everything the parser records about a file (IR, offsets,
+// first error), as text, so two parses can be compared exactly. Used by the
+// fast-path test and the fuzz target's fast-versus-slow oracle.
+#pragma once
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "parse/parser.h"
+
+namespace hlolint {
+
+// Everything the parser records, in a comparable form.
+inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
+  std::ostringstream out;
+  for (const ParsedModule& parsed : modules) {
+    out << "module " << parsed.name << " @" << parsed.begin_offset << " instrs "
+        << parsed.instruction_count << " comps " << parsed.computation_count << "\n";
+    if (parsed.error) out << "error @" << parsed.error->offset << " " << parsed.error->message << "\n";
+    if (parsed.error_note) {
+      out << "note @" << parsed.error_note->offset << " " << parsed.error_note->message << "\n";
+    }
+    if (!parsed.module) continue;
+    const Module& m = *parsed.module;
+    for (CompId c = 0; c < m.computation_count(); ++c) {
+      const Computation& comp = m.computation(c);
+      out << "comp " << m.computation_name(c) << " root " << comp.root << " [" << comp.begin_offset
+          << "," << comp.end_offset << ") params";
+      for (InstrId p : comp.parameters) out << " " << p;
+      out << " order";
+      for (InstrId i : m.instructions(c)) out << " " << i;
+      out << "\n";
+    }
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      const Instruction& in = m.instr(id);
+      out << id << " " << m.name(id) << " @" << in.name_offset << "-" << in.end_offset << " "
+          << OpcodeName(in.opcode) << " " << ShapeToString(m.shape(id), true) << " shape#"
+          << in.shape << " n=" << in.number << " flags=" << int(in.flags) << " parent=" << in.parent
+          << " ops";
+      for (InstrId o : m.operands(id)) out << " " << o;
+      out << " users";
+      for (InstrId u : m.users(id)) out << " " << u;
+      out << " ctl";
+      for (InstrId p : m.control_predecessors(id)) out << " " << p;
+      out << " calls";
+      for (CompId c : m.called(id)) out << " " << c;
+      out << " attrs";
+      for (const Attribute& a : m.attributes(id)) {
+        out << " " << static_cast<int>(a.name) << "@" << a.name_offset << ":" << a.value_offset;
+      }
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace hlolint

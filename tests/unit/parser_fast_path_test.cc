@@ -1,0 +1,156 @@
+// The parser reads common text byte-wise (shapes by exact text, the
+// `shape opcode(shape %a, ...)` head of an instruction) and falls back to
+// the token-level grammar at the first byte that does not fit. These tests
+// parse the same texts with and without those shortcuts and require the
+// same IR, or the same first error, down to every offset.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "parse/parser.h"
+#include "parse_describe.h"
+#include "source/source_file.h"
+
+namespace hlolint {
+namespace {
+
+void CheckBothWaysAgree(const SourceFile& file) {
+  ParseLimits slow;
+  slow.fast_paths = false;
+  const std::string expected = DescribeParse(ParseAllModules(file, slow));
+  const std::string actual = DescribeParse(ParseAllModules(file));
+  if (actual == expected) return;
+  // Show the first line that differs, not two dumps of the whole module.
+  std::istringstream a(actual), e(expected);
+  std::string line_a, line_e;
+  int line = 0;
+  while (true) {
+    const bool more_a = static_cast<bool>(std::getline(a, line_a));
+    const bool more_e = static_cast<bool>(std::getline(e, line_e));
+    ++line;
+    if (!more_a && !more_e) break;
+    if (!more_a || !more_e || line_a != line_e) break;
+  }
+  FAIL("file " << file.path() << ", line " << line << " of the IR description differs:\n"
+               << "  with fast paths:    " << line_a << "\n  without fast paths: " << line_e);
+}
+
+void CheckText(std::string_view text) {
+  auto file = SourceFile::FromString("test.hlo", text);
+  CheckBothWaysAgree(*file);
+}
+
+TEST_CASE("fast paths: forms the byte-wise reader takes or hands back", "[parser][fast]") {
+  // Ordinary dump lines, repeated shapes, tuples, parameters, constants.
+  CheckText(R"(HloModule m
+%c (p: (s32[], f32[2]{0})) -> f32[2] {
+  %p = (s32[], f32[2]{0}) parameter(0)
+  %g = f32[2]{0} get-tuple-element((s32[], f32[2]{0}) %p), index=1
+  %k = f32[] constant(1)
+  %b = f32[2]{0} broadcast(f32[] %k), dimensions={}
+  %a = f32[2]{0} add(f32[2]{0} %g, f32[2]{0} %b)
+  ROOT %m = f32[2]{0} multiply(f32[2]{0} %a, f32[2]{0} %a)
+}
+ENTRY %e (x: f32[2]) -> f32[2] {
+  %x = f32[2]{0} parameter(0)
+  %t = (s32[], f32[2]{0}) tuple(s32[] constant(0), f32[2]{0} %x)
+  ROOT %r = f32[2]{0} call((s32[], f32[2]{0}) %t), to_apply=%c
+}
+)");
+  // Unprefixed names, no operand shapes, keywords and types as names.
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  y = f32[2] add(x, x)\n"
+            "  ROOT z = f32[2] add(f32[2] y, x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  %true = f32[2] parameter(0)\n  ROOT y = f32[2] add(true, true)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  %f32 = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32, %f32)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  %nan = f32[2] parameter(0)\n  ROOT y = f32[2] add(nan, %nan)\n}\n");
+  // Errors found on the way: undefined operand, wrong declared shape,
+  // wrong operand count, compact tuple indices, odd spacing and comments.
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x, w)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32[3] x, x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  p = (f32[2], f32[2]) parameter(0)\n  ROOT y = f32[2] add(p#0, p#1)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x,x /* c */)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2]   parameter(0)\n  ROOT y = f32[2]{0} add( x , x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x, x), , metadata={}\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x, x\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT x = f32[2] add(x, x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] negate(add(x, x))\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] nonsense(x, x)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add-start(x, x)\n}\n");
+  // Metadata: the plain form, and every form handed back to the tokens.
+  for (const char* metadata :
+       {R"m({op_type="add" op_name="a/b(c)" source_file="m.py" source_line=856})m", "{}",
+        R"m({op_name="x\"y"})m", R"m({op_name="x\q"})m", R"m({source_line=-1})m",
+        R"m({source_line=2147483648})m", R"m({source_line=123456789})m", R"m({source_line=1234567890})m",
+        R"m({op_type="a",op_name="b"})m", R"m({op_type="a"  op_name="b"})m", R"m({op_type="a" op_type="b"})m",
+        R"m({op_kind="a"})m", R"m({profile_type={1,2}})m", R"m({source_line=1.5})m",
+        R"m({stack_frame_id=3 scheduling_name="s"})m", R"m({op_name="unterminated})m",
+        R"m({op_name="multi
+line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+                          "  ROOT y = f32[2] add(x, x), metadata=") +
+              metadata + "\n}\n");
+  }
+  // Attribute names after the comma, in every spacing.
+  for (const char* attrs : {",dimensions={0}", ",  dimensions={0}", ",\n dimensions={0}",
+                            ", dimensions ={0}", ", dimensions= {0}", ", dimensions:{0}",
+                            ", f32={0}", ", 9dimensions={0}", ", dimensions={0}, dimensions={0}",
+                            ", dimensions={0},", ", bogus=1", ", /*c*/dimensions={0}"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+                          "  ROOT y = f32[2] reverse(x)") +
+              attrs + "\n}\n");
+  }
+  // Replica groups repeated, changed, and followed by other text.
+  CheckText("HloModule m, replica_count=4\nadd { x = f32[] parameter(0)\n y = f32[] parameter(1)\n"
+            " ROOT a = f32[] add(x, y) }\nENTRY e {\n  p = f32[4] parameter(0)\n"
+            "  a = f32[4] all-reduce(p), replica_groups={{0,1},{2,3}}, to_apply=add\n"
+            "  b = f32[4] all-reduce(a), replica_groups={{0,1},{2,3}}, to_apply=add\n"
+            "  c = f32[4] all-reduce(b), replica_groups={{0,1},{2,3}}}, to_apply=add\n"
+            "  d = f32[4] all-reduce(c), replica_groups=[2,2]<=[4], to_apply=add\n"
+            "  e = f32[4] all-reduce(d), replica_groups=[2,2]<=[4]T(0), to_apply=add\n"
+            "  f = f32[4] all-reduce(e), replica_groups=[2,2]<=[4]<=[4], to_apply=add\n"
+            "  ROOT g = f32[4] all-reduce(f), replica_groups=[2,2]<=[4],to_apply=add\n}\n");
+  // Truncated in the middle of an operand list, and at a shape.
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32[2] x, f32[");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2");
+}
+
+TEST_CASE("fast paths: our golden inputs parse the same both ways", "[parser][fast]") {
+  namespace fs = std::filesystem;
+  size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(HLOLINT_SOURCE_DIR) / "tests")) {
+    if (!entry.is_regular_file()) continue;
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".hlo" && ext != ".txt") continue;
+    auto file = SourceFile::Open(entry.path().string(), entry.path().string());
+    if (!file.ok()) continue;
+    CheckBothWaysAgree(**file);
+    ++files;
+  }
+  CHECK(files > 100);
+}
+
+TEST_CASE("fast paths: the corpus parses the same both ways", "[parser][fast][corpus]") {
+  namespace fs = std::filesystem;
+  const fs::path corpus(HLOLINT_CORPUS_DIR);
+  if (!fs::is_directory(corpus)) {
+    WARN("corpus not found at " << corpus.string() << ": skipped");
+    return;
+  }
+  size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(corpus)) {
+    if (!entry.is_regular_file() || entry.path().filename() == "MANIFEST.tsv") continue;
+    auto file = SourceFile::Open(entry.path().string(), entry.path().string());
+    if (!file.ok()) continue;
+    CheckBothWaysAgree(**file);
+    ++files;
+  }
+  CHECK(files > 2500);
+}
+
+}  // namespace
+}  // namespace hlolint
