@@ -34,8 +34,9 @@ inline const char* ScanToControlOrSpace(const char* p, const char* end) {
 // less the ',' and ')' that close what encloses it; a tuple to its closing
 // parenthesis (spaces allowed inside). Returns null when that is at or past
 // `limit` or the text does not end in a bracket. Only the hit rate depends
-// on the guess: a text is cached only once it parsed as a whole shape, and
-// its last token, a bracket, cannot run on into what follows.
+// on the guess: a text is cached only once it parsed as a whole shape, its
+// last token, a bracket, cannot run on into what follows, and a text of
+// dimensions alone is not used when a '{' (maybe a layout) comes next.
 inline const char* ShapeTextEnd(const char* p, const char* limit) {
   const char* const begin = p;
   if (*p == '(') {
@@ -59,7 +60,24 @@ inline const char* ShapeTextEnd(const char* p, const char* limit) {
   }
   if (p >= limit || p == begin) return nullptr;
   const char last = p[-1];
-  return last == ']' || last == '}' || last == ')' ? p : nullptr;
+  if (last == ']') {
+    // Dimensions without a layout: a layout may still follow after blanks
+    // (`f32[2] {0}`). As in the grammar, a '{' starts one when an integer or
+    // ':' comes next, and not when a computation body does (`-> f32[] {`).
+    // Comments and number-like text are left to the grammar.
+    auto skip_blanks = [](const char* q) {
+      while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') ++q;
+      return q;
+    };
+    const char* next = skip_blanks(p);
+    if (*next == '/') return nullptr;
+    if (*next == '{') {
+      const char c = *skip_blanks(next + 1);
+      if ((c >= '0' && c <= '9') || c == '-' || c == ':' || c == '?' || c == '/') return nullptr;
+    }
+    return p;
+  }
+  return last == '}' || last == ')' ? p : nullptr;
 }
 
 // The first byte at or after p equal to a, b, c or d (a NUL always stops

@@ -765,7 +765,7 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   if (shape_cache_ == nullptr || depth_ + 2 > limits_.max_nesting_depth) return false;
   const char* const base = file_.data();
   const char* const end = base + file_.size();
-  // An array shape: a cached exact text followed by one space.
+  // A shape the module has used before, by its exact text, then one space.
   auto cached_shape = [&](const char* p, ShapeId* id) -> const char* {
     const char* q = ShapeTextEnd(p, std::min(p + 512, end));
     if (q == nullptr || *q != ' ') return nullptr;

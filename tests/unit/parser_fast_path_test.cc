@@ -114,6 +114,15 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
             "  e = f32[4] all-reduce(d), replica_groups=[2,2]<=[4]T(0), to_apply=add\n"
             "  f = f32[4] all-reduce(e), replica_groups=[2,2]<=[4]<=[4], to_apply=add\n"
             "  ROOT g = f32[4] all-reduce(f), replica_groups=[2,2]<=[4],to_apply=add\n}\n");
+  // A layout after blanks belongs to the shape (a cached text of the
+  // dimensions alone must not end it there); a body after a signature does not.
+  CheckText("HloModule m\nENTRY e (p: f32[2]) -> f32[2] {\n  x = f32[2] parameter(0)\n"
+            "  y = f32[2] {0} add(f32[2] x, f32[2] /*c*/ {0} x)\n  ROOT z = f32[2] copy(y)\n}\n");
+  CheckText("HloModule m\nc (x: f32[], y: f32[]) -> f32[] {\n 6)} add(x, y)\n}\n");
+  for (const char* brace : {"{ :T(2)}", "{\n0}", "{-1}", "{?}", "{/*c*/0}", "{}", "{ }"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+                          "  ROOT y = f32[2] ") + brace + " negate(f32[2] " + brace + " x)\n}\n");
+  }
   // Truncated in the middle of an operand list, and at a shape.
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32[2] x, f32[");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2");
