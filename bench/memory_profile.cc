@@ -1,21 +1,27 @@
 // Where the memory of a lint goes: resident set (heap and mapped text apart)
-// and peak after each stage (open, parse, each rule), and the IR's arrays
-// with their sizes and capacities. Used for docs/performance.md; never run
-// as a test.
+// and peak after each stage (open, parse, each rule), each stage's CPU time
+// per MB, and the IR's arrays with their sizes. Used for
+// docs/performance.md; never run as a test.
 //
 //   memory_profile FILE
+//   DROP=1      drop the mapped text before each rule (which rules read it)
+//   ANALYSES=1  build InPlacePairs, RootReachability, SideEffects apart first
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <ctime>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <string>
 
 #include "analysis/analyses.h"
+#include "analysis/in_place.h"
+#include "analysis/reachability.h"
+#include "analysis/side_effects.h"
 #include "engine/lint.h"
 #include "engine/rule.h"
 #include "fmt/format.h"
@@ -53,11 +59,25 @@ void ResetPeak() {
 
 double HeapMB() { return static_cast<double>(mallinfo2().uordblks + mallinfo2().hblkhd) / 1e6; }
 
+double CpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// CPU time of the stage that just ended (this thread), for the per-MB cost
+// of each rule.
+double stage_start = 0;
+
 void Print(const std::string& stage, double input_mb) {
+  const double cpu = CpuSeconds() - stage_start;
   const Rss r = ReadRss();
-  fmt::print("{:<34} anon {:8.1f}  file {:8.1f}  heap {:8.1f}  stage peak {:8.1f} MB ({:.2f}x)\n",
-             stage, r.anon, r.file, HeapMB(), r.peak, r.peak / input_mb);
+  fmt::print("{:<34} anon {:8.1f}  file {:8.1f}  heap {:8.1f}  stage peak {:8.1f} MB ({:.2f}x)"
+             "  cpu {:7.1f} ms ({:.3f} ms/MB)\n",
+             stage, r.anon, r.file, HeapMB(), r.peak, r.peak / input_mb, cpu * 1e3,
+             cpu * 1e3 / input_mb);
   ResetPeak();
+  stage_start = CpuSeconds();
 }
 
 }  // namespace
@@ -132,9 +152,22 @@ int main(int argc, char** argv) {
     line("computation params", params, sizeof(uint32_t));
     fmt::print("    text bytes per instruction {:.1f}\n", (m.end_offset() - m.begin_offset()) / n);
     Analyses analyses(m);
+    if (getenv("ANALYSES") != nullptr) {  // the big analyses apart, before their rules
+      DropText(source);
+      stage_start = CpuSeconds();
+      analyses.Get<InPlacePairs>();
+      Print("  analysis InPlacePairs", input_mb);
+      DropText(source);
+      analyses.Get<RootReachability>();
+      Print("  analysis RootReachability", input_mb);
+      DropText(source);
+      analyses.Get<SideEffects>();
+      Print("  analysis SideEffects", input_mb);
+    }
     for (const Rule* rule : rules) {
       DropText(source);
       ResetPeak();
+      stage_start = CpuSeconds();
       RuleContext ctx(m, analyses, *rule, kNoOptions, nullptr, &diagnostics);
       rule->Check(ctx);
       Print(fmt::format("  rule {}", rule->info().id), input_mb);

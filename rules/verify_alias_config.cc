@@ -37,8 +37,14 @@ class VerifyAliasConfigRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
+    TextReleaser released(m.source(), m.begin_offset());  // read in text order
     for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      const Opcode op = m.opcode(id);  // dense: most instructions are skipped here
+      if (op != Opcode::kAsyncStart && op != Opcode::kCustomCall && op != Opcode::kFusion) {
+        continue;
+      }
       if (m.FindAttribute(id, AttrName::kOutputToOperandAliasing) == nullptr) continue;
+      released.Advance(m.instr(id).name_offset);
       const Instruction& in = m.instr(id);
       if (in.opcode == Opcode::kAsyncStart && !in.has(Instruction::kAsyncSugar)) {
         CheckAsyncStart(ctx, id);

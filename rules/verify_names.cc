@@ -4,6 +4,7 @@
 // text still verifies; the finding is a warning that XLA's own messages and
 // dumps will call the instruction by another name.
 #include <algorithm>
+#include <bit>
 #include <utility>
 #include <vector>
 
@@ -26,47 +27,71 @@ class VerifyNamesRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
-    // Names in text order, keyed by (32 hash bits, text position), sorted by
-    // hash: equal names end up adjacent and in text order, without a hash
-    // table that misses the cache once per instruction on big modules.
-    std::vector<InstrId> in_order;
-    in_order.reserve(m.instruction_count());
+    // One 64-bit key per named instruction: its id in the low bits, as many
+    // bits of its name's hash as fit above. Sorted by the upper 32 bits,
+    // equal names end up adjacent; the remaining hash bits (40+ in all)
+    // tell almost every different name apart, so the text is read once,
+    // front to back, while hashing (and released behind), and compared only
+    // for the few names that share all hash bits. No hash table missing the
+    // cache per instruction.
+    const size_t n = m.instruction_count();
+    const int id_bits = std::max(1, static_cast<int>(std::bit_width(n)));
+    const uint64_t id_mask = (uint64_t{1} << id_bits) - 1;
     std::vector<uint64_t> keys;
-    keys.reserve(m.instruction_count());
+    {
+      size_t named = 0;
+      for (InstrId id = 0; id < n; ++id) named += !m.instr(id).has(Instruction::kAnonymous);
+      keys.reserve(named);
+    }
     StringViewHash hash;
+    TextReleaser released(m.source(), m.begin_offset());
     for (CompId c = 0; c < m.computation_count(); ++c) {
       for (InstrId id : m.instructions(c)) {
         if (m.instr(id).has(Instruction::kAnonymous)) continue;
-        const uint64_t h = hash(m.name(id)) >> 32;
-        keys.push_back((h << 32) | in_order.size());
-        in_order.push_back(id);
+        released.Advance(m.instr(id).name_offset);
+        keys.push_back((hash(m.name(id)) & ~id_mask) | id);
       }
     }
     RadixSortByHigh32(keys);
 
-    // (position of the later definition, position of the first one).
-    std::vector<std::pair<uint32_t, uint32_t>> clashes;
-    for (size_t group = 0; group < keys.size();) {
-      size_t end = group + 1;
-      while (end < keys.size() && (keys[end] >> 32) == (keys[group] >> 32)) ++end;
-      for (size_t i = group + 1; i < end; ++i) {
-        const uint32_t later = static_cast<uint32_t>(keys[i]);
-        for (size_t j = group; j < i; ++j) {
-          const uint32_t earlier = static_cast<uint32_t>(keys[j]);
-          if (m.name(in_order[earlier]) == m.name(in_order[later])) {
-            clashes.emplace_back(later, earlier);
-            break;  // keys[j] is the first of its name: the first match
+    // Text order of the report: computations in id order, instructions in
+    // text order inside each.
+    auto before = [&](InstrId a, InstrId b) {
+      if (m.parent(a) != m.parent(b)) return m.parent(a) < m.parent(b);
+      return m.instr(a).name_offset < m.instr(b).name_offset;
+    };
+    // (later definition, first one).
+    std::vector<std::pair<InstrId, InstrId>> clashes;
+    std::vector<uint64_t> group;
+    for (size_t begin = 0; begin < keys.size();) {
+      size_t end = begin + 1;
+      while (end < keys.size() && (keys[end] >> 32) == (keys[begin] >> 32)) ++end;
+      if (end - begin > 1) {
+        group.assign(keys.begin() + static_cast<std::ptrdiff_t>(begin),
+                     keys.begin() + static_cast<std::ptrdiff_t>(end));
+        auto id_of = [&](uint64_t key) { return static_cast<InstrId>(key & id_mask); };
+        std::sort(group.begin(), group.end(),
+                  [&](uint64_t a, uint64_t b) { return before(id_of(a), id_of(b)); });
+        for (size_t i = 1; i < group.size(); ++i) {
+          for (size_t j = 0; j < i; ++j) {
+            if (((group[i] ^ group[j]) & ~id_mask) == 0 &&
+                m.name(id_of(group[j])) == m.name(id_of(group[i]))) {
+              clashes.emplace_back(id_of(group[i]), id_of(group[j]));
+              break;  // group[j] is the first of its name: the first match
+            }
           }
         }
       }
-      group = end;
+      begin = end;
     }
-    std::sort(clashes.begin(), clashes.end());  // few: text order for the report
+    std::vector<uint64_t>().swap(keys);
+    std::sort(clashes.begin(), clashes.end(), [&](const auto& a, const auto& b) {
+      if (a.first != b.first) return before(a.first, b.first);
+      return before(a.second, b.second);
+    });  // few: text order for the report
 
     CompId last_reported = kNoId;  // one finding per computation is enough
-    for (auto [later, earlier] : clashes) {
-      const InstrId id = in_order[later];
-      const InstrId first = in_order[earlier];
+    for (auto [id, first] : clashes) {
       const CompId c = m.parent(id);
       if (m.parent(first) == c || c == last_reported) continue;
       last_reported = c;

@@ -18,11 +18,12 @@ class VerifyOperandCountRule : public Rule {
     const Module& m = ctx.module();
     for (InstrId id = 0; id < m.instruction_count(); ++id) {
       const Opcode op = m.opcode(id);
+      const int expected = OpcodeArity(op);
+      if (expected < 0) continue;  // variadic: skip before reading the record
       const size_t count = m.operands(id).size();
-      int expected = OpcodeArity(op);
       if (op == Opcode::kScaledDot && count == 6) continue;  // scaled-dot with offsets
       if (op == Opcode::kDot && count > 2) continue;         // sparse dot (older XLA)
-      if (expected < 0 || static_cast<int>(count) == expected) continue;
+      if (static_cast<int>(count) == expected) continue;
       ctx.Report(id, StrCat("[ShapeVerifier::Preprocess] Expected ", expected, " operands for ",
                             OpcodeName(op), " instruction, found ", count));
     }

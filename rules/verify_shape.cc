@@ -22,7 +22,11 @@ class VerifyShapeRule : public Rule {
     const Module& m = ctx.module();
     ShapeChecker checker(m, ctx.analyses().Get<ComputationSignatures>());
     VerifyFinding finding;
+    // Attribute values are read in id (= text) order: the text behind
+    // leaves the resident set as the checks move on.
+    TextReleaser released(m.source(), m.begin_offset());
     for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      released.Advance(m.instr(id).name_offset);
       if (checker.Check(id, &finding)) continue;
       std::string message = StrCat("[", finding.check, "] ", finding.message);
       auto diagnostic = finding.attribute != AttrName::kUnknown

@@ -58,20 +58,25 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& /*analyses*/) 
   // Custom calls that are the root of a (non-sugar) async computation.
   absl::flat_hash_map<InstrId, InstrId> wrapping_start;
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    if (m.opcode(id) != Opcode::kAsyncStart) continue;  // dense opcodes: skip the record
     const Instruction& in = m.instr(id);
-    if (in.opcode != Opcode::kAsyncStart || in.has(Instruction::kAsyncSugar)) continue;
+    if (in.has(Instruction::kAsyncSugar)) continue;
     if (m.called(id).empty()) continue;
     const InstrId root = m.computation(m.called(id)[0]).root;
     if (root != kNoId && m.opcode(root) == Opcode::kCustomCall) wrapping_start[root] = id;
   }
 
+  TextReleaser released(m.source(), m.begin_offset());  // attributes are read in text order
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    const Opcode op = m.opcode(id);
+    if (op != Opcode::kCustomCall && op != Opcode::kAsyncStart) continue;
     const Instruction& in = m.instr(id);
     const bool sugar_start = in.opcode == Opcode::kAsyncStart &&
                              in.has(Instruction::kAsyncSugar) &&
                              in.async_wrapped_opcode == Opcode::kCustomCall;
     if (in.opcode != Opcode::kCustomCall && !sugar_start) continue;
     if (!m.has_known_shape(id)) continue;
+    released.Advance(in.name_offset);
     AliasingCallSite site;
     site.call = id;
     site.target = CustomCallTarget(m, id);

@@ -86,6 +86,24 @@ ValueRef FollowNoOpIndirection(const Module& m, ValueRef value) {
   return value;
 }
 
+bool MayBeInPlace(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kAllReduceStart:
+    case Opcode::kDynamicUpdateSlice:
+    case Opcode::kScatter:
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectivePermuteStart:
+    case Opcode::kCustomCall:
+    case Opcode::kAsyncStart:
+    case Opcode::kSetDimensionSize:
+    case Opcode::kRaggedAllToAll:
+    case Opcode::kFusion:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool IsLayoutOnlyBlocker(Opcode opcode) {
   return opcode == Opcode::kReshape || opcode == Opcode::kTranspose || opcode == Opcode::kCopy;
 }
@@ -96,7 +114,13 @@ InPlacePairs::InPlacePairs(const Module& module, Analyses&) : m_(module) {
   const size_t n = m_.instruction_count();
   ranges_.resize(n);
   state_.assign(n, 0);
-  for (InstrId id = 0; id < n; ++id) Compute(id);
+  // Aliasing attributes are read in id (= text) order; release behind.
+  TextReleaser released(m_.source(), m_.begin_offset());
+  for (InstrId id = 0; id < n; ++id) {
+    if (!MayBeInPlace(m_.opcode(id))) continue;  // no pairs; skip the record
+    released.Advance(m_.instr(id).name_offset);
+    Compute(id);
+  }
 }
 
 const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& output_index) const {
@@ -113,6 +137,7 @@ void InPlacePairs::Append(InstrId id, const std::vector<InPlacePair>& pairs) {
 
 void InPlacePairs::Compute(InstrId id) {
   if (state_[id] != 0) return;  // done, or a (malformed) cycle: no pairs
+  if (!MayBeInPlace(m_.opcode(id))) return;
   state_[id] = 1;
   std::vector<InPlacePair> pairs;
   if (m_.opcode(id) == Opcode::kFusion) {

@@ -106,6 +106,10 @@ class ExtendedFusionPairs {
   std::vector<InstrId> missed_;
 };
 
+// False for opcodes that never have in-place pairs (Direct's switch, and
+// fusion).
+bool MayBeInPlace(Opcode opcode);
+
 // True for the opcodes the extended walk looks through: reshape, transpose, copy.
 bool IsLayoutOnlyBlocker(Opcode opcode);
 

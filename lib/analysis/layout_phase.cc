@@ -53,7 +53,14 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
   assignment_evidence_ = m.is_scheduled();
   absl::flat_hash_map<std::pair<const Shape*, const Shape*>, bool> same_order;
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    if (assignment_evidence_ && unassigned_evidence_) break;  // nothing left to learn
     const Opcode opcode = m.opcode(id);
+    // With assignment evidence found, only elementwise ops can add any:
+    // skip the others by their (dense) opcode, without reading the record.
+    if (assignment_evidence_ &&
+        (unassigned_evidence_ || (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode)))) {
+      continue;
+    }
     if (!m.has_known_shape(id)) continue;
     const Shape& shape = m.shape(id);
     switch (opcode) {

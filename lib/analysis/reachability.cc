@@ -50,15 +50,23 @@ void Redirect(ValueRef& v, InstrId operand, size_t drop, const ShapeIndex& to) {
 }  // namespace
 
 RootReachability::RootReachability(const Module& module, Analyses& analyses)
-    : m_(module), pairs_(analyses.Get<InPlacePairs>()) {
-  for (CompId c = 0; c < m_.computation_count(); ++c) {
+    : m_(module), pairs_(analyses.Get<InPlacePairs>()) {}
+
+std::span<const RootReachability::RootLeaf> RootReachability::RootLeaves(CompId c) const {
+  if (leaf_ranges_.empty()) leaf_ranges_.resize(m_.computation_count());
+  LeafRange& range = leaf_ranges_[c];
+  if (range.count == kNoId) {
+    range.begin = static_cast<uint32_t>(root_leaves_.size());
     const InstrId root = m_.computation(c).root;
-    if (root == kNoId) continue;
-    ForEachLeaf(m_.shape(root), [&](const ShapeIndex& index, const Shape&) {
-      const ValueRef source = TraceBuffer({root, index});
-      root_leaves_[source.instr].push_back({source.index, index});
-    });
+    if (root != kNoId) {
+      ForEachLeaf(m_.shape(root), [&](const ShapeIndex& index, const Shape&) {
+        const ValueRef source = TraceBuffer({root, index});
+        root_leaves_.push_back({source.instr, source.index, index});
+      });
+    }
+    range.count = static_cast<uint32_t>(root_leaves_.size()) - range.begin;
   }
+  return {root_leaves_.data() + range.begin, range.count};
 }
 
 ValueRef RootReachability::TraceValue(ValueRef value) const {
@@ -113,10 +121,14 @@ ValueRef RootReachability::TraceBuffer(ValueRef v) const {
 }
 
 std::optional<ShapeIndex> RootReachability::RootOutputFor(const ValueRef& source) const {
-  auto it = root_leaves_.find(source.instr);
-  if (it == root_leaves_.end()) return std::nullopt;
-  for (const RootLeaf& leaf : it->second) {
-    if (IndicesOverlap(leaf.source_index, source.index)) return leaf.root_index;
+  // TraceBuffer stays inside a computation: only the ROOT of the source's
+  // own computation can return its buffer.
+  const CompId parent = m_.parent(source.instr);
+  if (parent == kNoId) return std::nullopt;
+  for (const RootLeaf& leaf : RootLeaves(parent)) {
+    if (leaf.source == source.instr && IndicesOverlap(leaf.source_index, source.index)) {
+      return leaf.root_index;
+    }
   }
   return std::nullopt;
 }

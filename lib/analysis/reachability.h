@@ -7,9 +7,9 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "analysis/analyses.h"
 #include "analysis/in_place.h"
 #include "ir/module.h"
@@ -40,13 +40,24 @@ class RootReachability {
 
  private:
   struct RootLeaf {
-    ShapeIndex source_index;  // index inside the defining instruction
+    InstrId source = kNoId;   // the defining instruction
+    ShapeIndex source_index;  // index inside it
     ShapeIndex root_index;    // index inside the ROOT's result
   };
+  struct LeafRange {
+    uint32_t begin = 0;
+    uint32_t count = kNoId;  // kNoId: not traced yet
+  };
+  // The ROOT leaves of computation `c`, traced on first use: a buffer only
+  // ever reaches the ROOT of its own computation, and rules ask about a
+  // few computations, so tracing every ROOT of a big module up front
+  // (a cache miss or more per computation) is wasted.
+  std::span<const RootLeaf> RootLeaves(CompId c) const;
+
   const Module& m_;
   const InPlacePairs& pairs_;
-  // Defining instruction -> the ROOT leaves it provides.
-  absl::flat_hash_map<InstrId, std::vector<RootLeaf>> root_leaves_;
+  mutable std::vector<LeafRange> leaf_ranges_;  // by computation, sized on first use
+  mutable std::vector<RootLeaf> root_leaves_;
 };
 
 }  // namespace hlolint

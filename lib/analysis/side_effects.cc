@@ -44,14 +44,25 @@ SideEffects::SideEffects(const Module& module, Analyses&)
   no_recurse_.resize(n);
   recursive_.resize(n);
   computation_.assign(m_.computation_count(), kUnknown);
-  for (InstrId id = 0; id < n; ++id) {
-    no_recurse_[id] = InstructionHasSideEffectNoRecurse(m_, id, spmd_);
-  }
-  for (CompId c = 0; c < m_.computation_count(); ++c) VisitComputation(c);
-  for (InstrId id = 0; id < n; ++id) {
-    bool effect = no_recurse_[id] != 0;
-    for (CompId callee : m_.called(id)) effect |= computation_[callee] == kYes;
-    recursive_[id] = effect;
+  // One pass over the instructions, computation by computation: a callee is
+  // usually defined (and so visited) before its callers; VisitComputation
+  // handles the rest. Several passes over a big module's instruction
+  // records would each stream them from memory.
+  for (CompId c = 0; c < m_.computation_count(); ++c) {
+    bool effect = false;
+    for (InstrId id : m_.instructions(c)) {
+      no_recurse_[id] = InstructionHasSideEffectNoRecurse(m_, id, spmd_);
+      bool instr_effect = no_recurse_[id] != 0;
+      for (CompId callee : m_.called(id)) {
+        if (computation_[callee] == kUnknown) VisitComputation(callee);
+        instr_effect |= computation_[callee] == kYes;
+      }
+      recursive_[id] = instr_effect;
+      effect |= instr_effect;
+    }
+    // A callee still being visited (a cycle through c) counts as no effect,
+    // as in VisitComputation.
+    if (computation_[c] == kUnknown) computation_[c] = effect ? kYes : kNo;
   }
 }
 
@@ -63,7 +74,7 @@ bool SideEffects::VisitComputation(CompId id) {
   computation_[id] = kVisiting;
   bool effect = false;
   for (InstrId instr : m_.instructions(id)) {
-    if (no_recurse_[instr]) {
+    if (InstructionHasSideEffectNoRecurse(m_, instr, spmd_)) {
       effect = true;
       break;
     }

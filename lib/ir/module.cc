@@ -26,6 +26,7 @@ size_t Module::MemoryBytes() const {
   bytes += computations_.capacity() * sizeof(Computation);
   bytes += ids_.capacity() * sizeof(InstrId);
   bytes += order_.capacity() * sizeof(InstrId);
+  bytes += opcodes_.capacity() * sizeof(Opcode);
   bytes += attributes_.capacity() * sizeof(Attribute);
   bytes += shapes_.size() * (sizeof(Shape) + 64);
   return bytes;
@@ -76,6 +77,8 @@ void Module::Builder::BuildUsers() {
       ids[cursor[op]++] = user;
     }
   }
+  m.opcodes_.resize(n);
+  for (size_t id = 0; id < n; ++id) m.opcodes_[id] = instrs[id].opcode;
 }
 
 }  // namespace hlolint

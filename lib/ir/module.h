@@ -176,7 +176,11 @@ class Module {
   // --- instructions ---
   size_t instruction_count() const { return instructions_.size(); }
   const Instruction& instr(InstrId id) const { return instructions_[id]; }
-  Opcode opcode(InstrId id) const { return instructions_[id].opcode; }
+  // From a dense byte array once the module is built: rules that pick
+  // instructions by opcode then scan 1 byte per instruction, not a record.
+  Opcode opcode(InstrId id) const {
+    return id < opcodes_.size() ? opcodes_[id] : instructions_[id].opcode;
+  }
   std::string_view name(InstrId id) const {
     const Instruction& i = instructions_[id];
     return text(i.name_offset, i.name_size);
@@ -233,6 +237,7 @@ class Module {
   CompId entry_ = kNoId;
   std::vector<Computation> computations_;
   std::vector<Instruction> instructions_;
+  std::vector<Opcode> opcodes_;  // instructions_[id].opcode, filled by BuildUsers
   // Per instruction, in id order: operands, control predecessors, called
   // computations (CompIds), users.
   std::vector<uint32_t> ids_;
@@ -255,8 +260,9 @@ struct Module::Builder {
   std::vector<InstrId>& order() { return m.order_; }
   std::vector<Attribute>& attributes() { return m.attributes_; }
   ShapeTable& shapes() { return m.shapes_; }
-  // Fills every instruction's user list from the operand lists. Until then
-  // users() is empty.
+  // Fills every instruction's user list from the operand lists, and the
+  // dense opcode array; the last step of building. Until then users() is
+  // empty.
   void BuildUsers();
 };
 

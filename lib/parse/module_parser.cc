@@ -296,11 +296,15 @@ bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
   }
   if (!ParseStackFrameIndex()) return false;
 
+  // In a large file the parsed text leaves the resident set behind the
+  // parser, so text and IR are never resident in full at the same time.
+  parsed_text_.emplace(file_, lexer_.offset());
   CompId entry = kNoId;
   do {
     if (!ParseComputation(&entry)) return false;
   } while (kind() != TokKind::kEof && kind() != TokKind::kw_HloModule &&
            kind() != TokKind::kSplitMarker);
+  parsed_text_->ReleaseTo(lexer_.offset());
   auto& comps = builder_->computations();
   if (entry == kNoId) {
     // The last top-level computation is the entry.
@@ -449,6 +453,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
   uint32_t root_offset = 0;
   do {
     if (!ParseInstruction(id, &root, &root_offset)) return false;
+    if (parsed_text_) parsed_text_->Advance(lexer_.offset());
   } while (kind() != TokKind::kRbrace);
   const uint32_t end = lexer_.position();
   if (!ParseToken(TokKind::kRbrace, "expects '}' at the end of instruction list.")) return false;

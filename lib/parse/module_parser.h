@@ -5,6 +5,7 @@
 #include <array>
 #include <bitset>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -221,7 +222,9 @@ class ModuleParser : public ValueParser {
   // The async-start of every async instruction's chain.
   absl::flat_hash_map<InstrId, InstrId> async_start_of_;
   std::vector<absl::flat_hash_map<uint64_t, InstrId>> gte_cache_;
-  NameTable computation_names_;
+  CopyingNameTable computation_names_;  // lookups do not touch the source text
+  // Releases the parsed text behind the parser (large files; one module).
+  std::optional<TextReleaser> parsed_text_;
   NameTable module_shape_cache_;
   // Scope tables are kept and cleared rather than destroyed, so parsing
   // thousands of small computations does not allocate a map for each.

@@ -4,8 +4,10 @@
 // reallocating.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -118,6 +120,64 @@ class NameTable {
   std::vector<Slot> slots_;
   size_t size_ = 0;
   uint32_t generation_ = 1;
+};
+
+// A NameTable that keeps its own copy of every name it holds, so lookups
+// compare against the copy instead of the source text. For computation
+// names: the entry computation refers to computations defined all over the
+// text before it, and comparing against their definitions would map that
+// text back in while the parser releases it (SourceFile::ReleasePages).
+class CopyingNameTable {
+ public:
+  static constexpr uint32_t kNotFound = NameTable::kNotFound;
+
+  uint32_t Find(std::string_view name) const { return table_.Find(name); }
+  // Inserts unless present; returns the value now stored under `name`.
+  uint32_t Insert(std::string_view name, uint32_t value) {
+    const uint32_t found = table_.Find(name);
+    if (found != kNotFound) return found;
+    return table_.Insert(Copy(name), value);
+  }
+  void Clear() {
+    table_.Clear();
+    ResetArena(kChunkBytes * 4);
+  }
+  void Release() {
+    table_.Release();
+    ResetArena(0);
+  }
+
+ private:
+  static constexpr size_t kChunkBytes = 64 << 10;
+
+  std::string_view Copy(std::string_view name) {
+    if (name.size() > kChunkBytes - used_) {
+      chunks_.push_back(std::make_unique<char[]>(std::max(kChunkBytes, name.size())));
+      kept_bytes_ += std::max(kChunkBytes, name.size());
+      used_ = 0;
+    }
+    char* copy = chunks_.back().get() + used_;
+    std::memcpy(copy, name.data(), name.size());
+    used_ += name.size();
+    return {copy, name.size()};
+  }
+  // Frees the chunks, or keeps the first when they total at most `keep`.
+  void ResetArena(size_t keep) {
+    if (kept_bytes_ > keep || (keep == 0 && !chunks_.empty())) {
+      chunks_.clear();
+      kept_bytes_ = 0;
+      used_ = kChunkBytes;  // the next copy starts a chunk
+    } else if (!chunks_.empty()) {
+      chunks_.resize(1);
+      kept_bytes_ = kChunkBytes;
+      used_ = 0;
+    }
+  }
+
+  NameTable table_;
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  size_t kept_bytes_ = 0;
+  size_t used_ = kChunkBytes;  // no chunk yet
 };
 
 }  // namespace hlolint

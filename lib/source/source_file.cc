@@ -174,11 +174,13 @@ void SourceFile::BuildLineIndex() const {
     line_starts_.push_back(0);
     const char* p = data_;
     const char* end = data_ + size_;
+    TextReleaser released(*this);  // the scan need not keep a large file resident
     while (p < end) {
       const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
       if (nl == nullptr) break;
       p = static_cast<const char*>(nl) + 1;
       line_starts_.push_back(static_cast<uint32_t>(p - data_));
+      released.Advance(static_cast<uint32_t>(p - data_));
     }
   });
 }
@@ -203,6 +205,33 @@ std::string_view SourceFile::Line(uint32_t line) const {
   uint32_t end = line < line_starts_.size() ? line_starts_[line] - 1 : static_cast<uint32_t>(size_);
   if (end > begin && data_[end - 1] == '\r') --end;
   return {data_ + begin, end - begin};
+}
+
+void SourceFile::ReleasePages(uint32_t begin, uint32_t end) const {
+  end = std::min(end, static_cast<uint32_t>(size_));
+  if (mapping_ == nullptr || begin >= end) return;
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t first = (reinterpret_cast<uintptr_t>(data_) + begin + page - 1) / page * page;
+  const uintptr_t last = (reinterpret_cast<uintptr_t>(data_) + end) / page * page;
+  if (first >= last) return;
+  // The mapping is read-only and private: nothing is lost, a later read
+  // faults the page in again from the page cache.
+  ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+void TextReleaser::Release(uint32_t offset) {
+  const uint32_t to = offset - kMargin;
+  if (to > released_) {
+    file_.ReleasePages(released_, to);
+    released_ = to;
+  }
+  next_ = uint64_t{offset} + kStride;
+}
+
+void TextReleaser::ReleaseTo(uint32_t offset) {
+  if (file_.size() < SourceFile::kReleaseMinBytes || offset <= released_) return;
+  file_.ReleasePages(released_, offset);
+  released_ = offset;
 }
 
 }  // namespace hlolint

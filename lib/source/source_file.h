@@ -76,6 +76,16 @@ class SourceFile {
   std::string_view Line(uint32_t line) const;
   uint32_t LineCount() const;
 
+  // Takes the pages of text()[begin, end) out of the process's resident set
+  // (whole pages inside the range; mapped files only, a no-op for text held
+  // in memory). The bytes stay readable: the next access maps them again
+  // from the page cache. Lets a reader that goes front to back keep a large
+  // file from being resident all at once.
+  void ReleasePages(uint32_t begin, uint32_t end) const;
+  // Files at least this large release the text behind their readers (see
+  // TextReleaser); below it the re-mapping is not worth it.
+  static constexpr uint32_t kReleaseMinBytes = 8u << 20;
+
  private:
   SourceFile() = default;
   void BuildLineIndex() const;
@@ -91,6 +101,38 @@ class SourceFile {
 
   mutable std::once_flag line_index_once_;
   mutable std::vector<uint32_t> line_starts_;
+};
+
+// Releases the text behind a reader that moves (mostly) front to back
+// through a large mapped file: every kStride bytes of progress, the pages
+// more than kMargin bytes behind the reader leave the resident set. Reads
+// behind it still work (they map the page again). Does nothing for files
+// smaller than SourceFile::kReleaseMinBytes.
+class TextReleaser {
+ public:
+  static constexpr uint32_t kStride = 2u << 20;
+  static constexpr uint32_t kMargin = 256u << 10;
+
+  // `from`: where the reader starts (text before it is left alone).
+  explicit TextReleaser(const SourceFile& file, uint32_t from = 0)
+      : file_(file),
+        released_(from),
+        next_(file.size() >= SourceFile::kReleaseMinBytes
+                  ? uint64_t{from} + kStride + kMargin
+                  : UINT64_MAX) {}
+  // The reader has reached `offset`.
+  void Advance(uint32_t offset) {
+    if (offset >= next_) Release(offset);
+  }
+  // Releases everything behind the reader up to `offset` (no margin).
+  void ReleaseTo(uint32_t offset);
+
+ private:
+  void Release(uint32_t offset);
+
+  const SourceFile& file_;
+  uint32_t released_;
+  uint64_t next_;  // UINT64_MAX: never
 };
 
 }  // namespace hlolint

@@ -37,6 +37,26 @@ TEST_CASE("A trailing comment applies to its own line, a standalone one to the n
   CHECK(found[3].target_line == 0);
 }
 
+TEST_CASE("Directives are found across the megabyte chunks of the search") {
+  // Markers just before, across and after the 1 MB boundaries the search
+  // steps over (it releases a big file's text behind it as it goes).
+  std::string text;
+  std::vector<size_t> markers = {1048540, 1048580, 2097140, 2097180};
+  for (size_t marker : markers) {
+    while (text.size() + 6 <= marker - 3) text += "x = 1\n";
+    while (text.size() < marker - 3) text += "\n";
+    text += "// hlolint: ignore[r]\n";
+  }
+  text += "y = 2\n";
+  const std::vector<Suppression> found = Find(text);
+  REQUIRE(found.size() == markers.size());
+  for (size_t i = 0; i < markers.size(); ++i) {
+    CHECK(found[i].span.begin == markers[i] - 3);
+    REQUIRE(found[i].rules.size() == 1);
+    CHECK(found[i].rules[0].id == "r");
+  }
+}
+
 TEST_CASE("The id span points into the comment") {
   const std::string text = "x // hlolint: ignore[ rule-a ,rule-b]\n";
   const std::vector<Suppression> found = Find(text);

@@ -1,0 +1,72 @@
+// Releasing the text of a large file from the resident set must never
+// change what readers see: a mapped file's pages come back from the page
+// cache, and text held in memory must not be touched at all.
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "source/source_file.h"
+
+namespace hlolint {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Text above SourceFile::kReleaseMinBytes, different on every line.
+std::string BigText() {
+  std::string text;
+  for (int i = 0; text.size() < SourceFile::kReleaseMinBytes + (1u << 20); ++i) {
+    text += "%instruction." + std::to_string(i) + " = f32[8]{0} parameter(" +
+            std::to_string(i) + ")\n";
+  }
+  return text;
+}
+
+// Reads the text front to back as a rule does, releasing behind.
+void ReadWithReleaser(const SourceFile& file) {
+  TextReleaser released(file);
+  uint64_t sum = 0;
+  for (uint32_t at = 0; at < file.size(); at += 4096) {
+    sum += static_cast<unsigned char>(file.data()[at]);
+    released.Advance(at);
+  }
+  released.ReleaseTo(file.size());
+  CHECK(sum > 0);
+}
+
+TEST_CASE("Released pages of a mapped file read back unchanged") {
+  const std::string text = BigText();
+  const fs::path path = fs::temp_directory_path() /
+                        ("hlolint_release_test_" + std::to_string(::getpid()) + ".hlo");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  auto file = SourceFile::Open(path.string(), path.string());
+  REQUIRE(file.ok());
+  const SourceFile& f = **file;
+  REQUIRE(f.text() == text);
+  ReadWithReleaser(f);
+  CHECK(f.text() == text);
+  f.ReleasePages(0, f.size());
+  CHECK(f.text() == text);
+  CHECK(f.data()[f.size()] == '\0');  // the sentinel page is not the file's
+  CHECK(f.LineCount() == static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n') + 1));
+  fs::remove(path);
+}
+
+TEST_CASE("Text held in memory is never released (it would read back as zeros)") {
+  const std::string text = BigText();
+  auto file = SourceFile::FromString("big.hlo", text);
+  ReadWithReleaser(*file);
+  file->ReleasePages(0, file->size());
+  CHECK(file->text() == text);
+}
+
+}  // namespace
+}  // namespace hlolint
