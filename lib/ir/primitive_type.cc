@@ -3,6 +3,8 @@
 #include <array>
 #include <cstdint>
 
+#include "util/keyword_table.h"
+
 namespace hlolint {
 namespace {
 
@@ -40,28 +42,16 @@ PrimitiveType PrimitiveTypeFromName(std::string_view name) {
     // s1..s64, u1..u64, f16/f32/f64 and the f8/f4 family: a digit follows.
     if (name[1] < '0' || name[1] > '9') return PrimitiveType::kInvalid;
   }
-  // A small open-addressing table keyed on length and three characters.
-  struct Index {
-    static size_t Slot(std::string_view n) {
-      return (n.size() * 37 + static_cast<unsigned char>(n[0]) * 7 +
-              static_cast<unsigned char>(n[1]) * 131 + static_cast<unsigned char>(n.back())) &
-             127;
-    }
-    std::array<uint8_t, 128> slots{};  // type index, 0 = empty
-    Index() {
-      for (int i = 1; i <= static_cast<int>(PrimitiveType::kOpaque); ++i) {
-        size_t k = Slot(kTypes[i].name);
-        while (slots[k] != 0) k = (k + 1) & 127;
-        slots[k] = static_cast<uint8_t>(i);
-      }
+  // Element type names only (not "<invalid>", "tuple" or "buffer").
+  struct ElementTypeNameAt {
+    std::string_view operator[](size_t i) const {
+      return i >= 1 && i <= static_cast<size_t>(PrimitiveType::kOpaque) ? kTypes[i].name
+                                                                         : std::string_view();
     }
   };
-  static const Index index;
-  for (size_t k = Index::Slot(name);; k = (k + 1) & 127) {
-    const int i = index.slots[k];
-    if (i == 0) return PrimitiveType::kInvalid;
-    if (kTypes[i].name == name) return static_cast<PrimitiveType>(i);
-  }
+  static const KeywordTable<PrimitiveType> index(ElementTypeNameAt{},
+                                                 static_cast<size_t>(PrimitiveType::kOpaque) + 1);
+  return index.Find(name, PrimitiveType::kInvalid);
 }
 
 bool IsFloatingPoint(PrimitiveType type) {

@@ -12,6 +12,24 @@
 
 namespace hlolint {
 
+// The lexer's byte classes, shared with the byte-level fast paths so both
+// read the same bytes the same way: identifier characters [a-zA-Z0-9_.-],
+// identifier starts [a-zA-Z_], and the blanks the lexer skips.
+inline constexpr std::array<uint8_t, 256> kByteClass = [] {
+  std::array<uint8_t, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    const bool digit = c >= '0' && c <= '9';
+    if (alpha || digit || c == '_' || c == '.' || c == '-') table[c] |= 1;
+    if (alpha || c == '_') table[c] |= 2;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') table[c] |= 4;
+  }
+  return table;
+}();
+inline bool IsIdentCharByte(char c) { return kByteClass[static_cast<unsigned char>(c)] & 1; }
+inline bool IsIdentStartByte(char c) { return kByteClass[static_cast<unsigned char>(c)] & 2; }
+inline bool IsBlankByte(char c) { return kByteClass[static_cast<unsigned char>(c)] & 4; }
+
 // The first byte at or after p that is a space or a control character
 // (or `end`). 16 bytes at a time while the load stays before `end`.
 inline const char* ScanToControlOrSpace(const char* p, const char* end) {
@@ -66,7 +84,7 @@ inline const char* ShapeTextEnd(const char* p, const char* limit) {
     // ':' comes next, and not when a computation body does (`-> f32[] {`).
     // Comments and number-like text are left to the grammar.
     auto skip_blanks = [](const char* q) {
-      while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') ++q;
+      while (IsBlankByte(*q)) ++q;
       return q;
     };
     const char* next = skip_blanks(p);
@@ -101,19 +119,5 @@ inline const char* FindFirstOf(const char* p, const char* end, char a, char b, c
   while (*p != a && *p != b && *p != c && *p != d) ++p;
   return p;
 }
-
-// The lexer's identifier classes: [a-zA-Z0-9_.-] and [a-zA-Z_].
-inline constexpr std::array<uint8_t, 256> kIdentByteClass = [] {
-  std::array<uint8_t, 256> table{};
-  for (int c = 0; c < 256; ++c) {
-    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    const bool digit = c >= '0' && c <= '9';
-    if (alpha || digit || c == '_' || c == '.' || c == '-') table[c] |= 1;
-    if (alpha || c == '_') table[c] |= 2;
-  }
-  return table;
-}();
-inline bool IsIdentCharByte(char c) { return kIdentByteClass[static_cast<unsigned char>(c)] & 1; }
-inline bool IsIdentStartByte(char c) { return kIdentByteClass[static_cast<unsigned char>(c)] & 2; }
 
 }  // namespace hlolint

@@ -16,26 +16,17 @@
 namespace hlolint {
 namespace {
 
+// Identifier and blank classes are in lex/byte_scan.h (shared with the
+// parser's byte-level fast paths).
 enum CharClass : uint8_t {
-  kIdentChar = 1,   // [a-zA-Z0-9_.-]
-  kIdentStart = 2,  // [a-zA-Z_]
-  kDigit = 4,       // [0-9]
-  kSpace = 8,       // ' ' \t \n \r
-  kHexDigit = 16,
+  kHexDigit = 1,
 };
 
 constexpr auto kCharClasses = [] {
   std::array<uint8_t, 256> table{};
   for (int c = 0; c < 256; ++c) {
-    uint8_t bits = 0;
-    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    bool digit = c >= '0' && c <= '9';
-    if (alpha || digit || c == '_' || c == '.' || c == '-') bits |= kIdentChar;
-    if (alpha || c == '_') bits |= kIdentStart;
-    if (digit) bits |= kDigit;
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') bits |= kSpace;
-    if (digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) bits |= kHexDigit;
-    table[c] = bits;
+    const bool digit = c >= '0' && c <= '9';
+    if (digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) table[c] |= kHexDigit;
   }
   return table;
 }();
@@ -302,12 +293,12 @@ TokKind Lexer::LexToken(uint64_t skip_mask) {
   while (true) {
     tok_.begin = static_cast<uint32_t>(cur_ - buf_);
     const char c = *cur_;
-    if (Is(c, kSpace)) {
+    if (IsBlankByte(c)) {
       ++cur_;
-      while (Is(*cur_, kSpace)) ++cur_;
+      while (IsBlankByte(*cur_)) ++cur_;
       continue;
     }
-    if (Is(c, kIdentStart)) {
+    if (IsIdentStartByte(c)) {
       ++cur_;
       return LexIdentifier();
     }
@@ -395,7 +386,7 @@ TokKind Lexer::LexToken(uint64_t skip_mask) {
 TokKind Lexer::LexIdentifier() {
   // cur_ is one past the first character.
   const char* start = buf_ + tok_.begin;
-  while (Is(*cur_, kIdentChar)) ++cur_;
+  while (IsIdentCharByte(*cur_)) ++cur_;
   std::string_view ident(start, static_cast<size_t>(cur_ - start));
   if (*cur_ == ':') {
     tok_.text = ident;
@@ -475,9 +466,9 @@ TokKind Lexer::LexIdentifier() {
 
 TokKind Lexer::LexPercent() {
   const char* name_start = cur_;
-  if (!Is(*cur_, kIdentStart)) return Error(LexError::kUnexpectedChar);
+  if (!IsIdentStartByte(*cur_)) return Error(LexError::kUnexpectedChar);
   ++cur_;
-  while (Is(*cur_, kIdentChar)) ++cur_;
+  while (IsIdentCharByte(*cur_)) ++cur_;
   tok_.text = std::string_view(name_start, static_cast<size_t>(cur_ - name_start));
   return TokKind::kName;
 }

@@ -214,7 +214,7 @@ bool ValueParser::ParseShape(ShapeId* out) {
     return ParseShapeImpl(out);
   }
   // Dumps repeat the same shape texts endlessly. A shape is looked up by
-  // its exact text (ScanShapeExtent); on a miss it is parsed and remembered
+  // its exact text (ShapeTextEnd); on a miss it is parsed and remembered
   // if the parse ended exactly where the text does.
   const char* begin = lexer_.buffer() + lexer_.offset();
   const char* p = ShapeTextEnd(begin, std::min(begin + 512, file_.data() + file_.size()));
@@ -958,7 +958,7 @@ bool ValueParser::SkipPlainMetadata() {
     } else {
       // Up to 9 digits always fit the int32 XLA keeps.
       const char* digits = p;
-      while (*p >= '0' && *p <= '9' && p - digits < 10) ++p;
+      while (*p >= '0' && *p <= '9') ++p;
       if (p == digits || p - digits > 9) return false;
     }
     if (*p == ' ') {
