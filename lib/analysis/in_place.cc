@@ -86,24 +86,6 @@ ValueRef FollowNoOpIndirection(const Module& m, ValueRef value) {
   return value;
 }
 
-bool MayBeInPlace(Opcode opcode) {
-  switch (opcode) {
-    case Opcode::kAllReduceStart:
-    case Opcode::kDynamicUpdateSlice:
-    case Opcode::kScatter:
-    case Opcode::kCollectivePermute:
-    case Opcode::kCollectivePermuteStart:
-    case Opcode::kCustomCall:
-    case Opcode::kAsyncStart:
-    case Opcode::kSetDimensionSize:
-    case Opcode::kRaggedAllToAll:
-    case Opcode::kFusion:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool IsLayoutOnlyBlocker(Opcode opcode) {
   return opcode == Opcode::kReshape || opcode == Opcode::kTranspose || opcode == Opcode::kCopy;
 }
@@ -151,11 +133,31 @@ void InPlacePairs::Compute(InstrId id) {
   state_[id] = 2;
 }
 
+// The opcodes Direct can give pairs, and fusion: keep in step with its
+// switch (an opcode missing here never gets pairs).
+bool MayBeInPlace(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kAllReduceStart:
+    case Opcode::kDynamicUpdateSlice:
+    case Opcode::kScatter:
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectivePermuteStart:
+    case Opcode::kCustomCall:
+    case Opcode::kAsyncStart:
+    case Opcode::kSetDimensionSize:
+    case Opcode::kRaggedAllToAll:
+    case Opcode::kFusion:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::vector<InPlacePair> InPlacePairs::Direct(InstrId id) const {
   const Instruction& instr = m_.instr(id);
   const int64_t operand_count = instr.operand_count;
   std::vector<InPlacePair> pairs;
-  switch (instr.opcode) {
+  switch (instr.opcode) {  // every case is listed in MayBeInPlace above
     case Opcode::kAllReduceStart:
       // NVSHMEM one-shot all-reduce needs separate input and output buffers.
       if (auto config = RawStringAttr(m_, id, AttrName::kBackendConfig);

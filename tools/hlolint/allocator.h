@@ -21,8 +21,9 @@ void ReturnBigFreedBlocks();
 // memory in the heap instead. Each file's IR arrays are then carved from
 // pages the previous file already touched, rather than mmap'd, zero-filled
 // page by page and unmapped again (with --jobs > 1 every munmap also flushes
-// the other threads' TLBs). A heap keeps about what one file needed at once. `sizes` are the input sizes in bytes; unknown
-// (streams) counts as large.
+// the other threads' TLBs). A heap keeps about what one file needed at
+// once. `sizes` are the input sizes in bytes; unknown (streams) counts as
+// large.
 void KeepFreedMemoryIfInputsAreSmall(const std::vector<uint64_t>& sizes);
 
 // The size of `path` if it is a regular file, else UINT64_MAX.
