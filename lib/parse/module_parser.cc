@@ -343,7 +343,10 @@ bool ModuleParser::ParseComputation(CompId* entry) {
   ShapeId result = kNoShape;
   uint32_t result_offset = 0;
   bool has_signature = false;
-  if (kind() == TokKind::kLparen) {
+  if (kind() == TokKind::kLparen &&
+      TryFastSignature(lexer_.offset(), &params, &result, &result_offset)) {
+    has_signature = true;
+  } else if (kind() == TokKind::kLparen) {
     has_signature = true;
     Lex();
     if (kind() != TokKind::kRparen) {
@@ -412,6 +415,64 @@ bool ModuleParser::ParseComputation(CompId* entry) {
     return Error(name_offset, StrCat("computation already exists: ", name));
   }
   return true;
+}
+
+// Computation headers repeat shapes the module already knows. Read like
+// TryFastHead: `name: shape` pairs separated by `, `, then ` -> shape {`,
+// shapes by exact text from the shape cache (ShapeTextEnd decides where a
+// shape ends exactly as ParseShape does); anything else is left to the
+// token grammar.
+bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, ShapeId* result,
+                                    uint32_t* result_offset) {
+  if (!limits_.fast_paths || shape_cache_ == nullptr || depth_ + 1 > limits_.max_nesting_depth) {
+    return false;
+  }
+  const char* const base = file_.data();
+  const char* const end = base + file_.size();
+  auto cached_shape = [&](const char* p, ShapeId* id) -> const char* {
+    const char* q = ShapeTextEnd(p, std::min(p + 512, end));
+    if (q == nullptr) return nullptr;
+    const uint32_t found = shape_cache_->Find(std::string_view(p, static_cast<size_t>(q - p)));
+    if (found == NameTable::kNotFound) return nullptr;
+    *id = found;
+    return q;
+  };
+  const char* p = base + pos;
+  if (*p != '(') return false;
+  ++p;
+  const size_t first = params->size();
+  bool closed = *p == ')';
+  while (!closed) {
+    // A plain name right before ':' is a kName token whatever its spelling.
+    if (!IsIdentStartByte(*p)) break;
+    while (IsIdentCharByte(*p)) ++p;
+    if (p[0] != ':' || p[1] != ' ') break;
+    ShapeId param;
+    p = cached_shape(p + 2, &param);
+    if (p == nullptr) break;
+    params->push_back(param);
+    if (*p == ')') {
+      closed = true;
+    } else if (p[0] == ',' && p[1] == ' ') {
+      p += 2;
+    } else {
+      break;
+    }
+  }
+  if (closed && end - p > 5 && std::memcmp(p, ") -> ", 5) == 0) {
+    p += 5;
+    ShapeId result_shape;
+    const char* shape_end = cached_shape(p, &result_shape);
+    if (shape_end != nullptr && shape_end[0] == ' ' && shape_end[1] == '{') {
+      *result = result_shape;
+      *result_offset = static_cast<uint32_t>(p - base);
+      lexer_.Reset(static_cast<uint32_t>(shape_end - base));
+      Lex();
+      return true;
+    }
+  }
+  params->resize(first);
+  return false;
 }
 
 bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_offset,
@@ -766,12 +827,27 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   const char* const base = file_.data();
   const char* const end = base + file_.size();
   // A shape the module has used before, by its exact text, then one space.
+  // Operands mostly repeat the shape read just before (`add(f32[8] %a,
+  // f32[8] %b)`): the same bytes followed by ` %` are that shape, since
+  // ShapeTextEnd decides the end from the text up to the blank alone.
+  std::string_view last_text;
+  ShapeId last_id = kNoShape;
   auto cached_shape = [&](const char* p, ShapeId* id) -> const char* {
+    const size_t n = last_text.size();
+    if (n != 0 && static_cast<size_t>(end - p) > n + 1 && p[n] == ' ' && p[n + 1] == '%' &&
+        std::memcmp(p, last_text.data(), n) == 0) {
+      *id = last_id;
+      return p + n + 1;
+    }
     const char* q = ShapeTextEnd(p, std::min(p + 512, end));
     if (q == nullptr || *q != ' ') return nullptr;
-    const uint32_t found = shape_cache_->Find(std::string_view(p, static_cast<size_t>(q - p)));
-    if (found == NameTable::kNotFound) return nullptr;
-    *id = found;
+    last_text = std::string_view(p, static_cast<size_t>(q - p));
+    const uint32_t found = shape_cache_->Find(last_text);
+    if (found == NameTable::kNotFound) {
+      last_text = {};
+      return nullptr;
+    }
+    *id = last_id = found;
     return q + 1;
   };
   const char* p = base + pos;

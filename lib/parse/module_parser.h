@@ -167,6 +167,10 @@ class ModuleParser : public ValueParser {
     bool operands_read = false;    // else it resumes at the '('
   };
   bool TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head);
+  // The signature `(a: shape, b: shape) -> shape` after the '(' at `pos`,
+  // read byte-wise like TryFastHead; false having changed nothing.
+  bool TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, ShapeId* result,
+                        uint32_t* result_offset);
   // The name at `p` (`%name` or a plain identifier) as an operand reference,
   // exactly as the lexer would read it; null when it is not one.
   const char* ScanOperandName(const char* p, std::string_view* name) const;

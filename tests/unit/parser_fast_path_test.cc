@@ -123,9 +123,37 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
     CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
                           "  ROOT y = f32[2] ") + brace + " negate(f32[2] " + brace + " x)\n}\n");
   }
+  // Operand shapes repeating the one read just before, and near misses.
+  for (const char* operands :
+       {"f32[2] %x, f32[2] %x", "f32[2] %x, f32[2] x", "f32[2] %x, f32[2]  %x", "f32[2] %x, f32[2] {0} %x",
+        "f32[2]{0} %x, f32[2]{0}%x", "f32[2] %x, f32[3] %x", "f32[2] %x, f32[2]{0} %x",
+        "f32[2] %x, f32[2] %y", "f32[2] %x, f32[2] /*c*/ %x"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  %x = f32[2]{0} parameter(0)\n"
+                          "  ROOT %y = f32[2]{0} add(") + operands + ")\n}\n");
+  }
+  // Computation signatures: the dump form, and every form handed back.
+  for (const char* signature :
+       {"(a: f32[2], b: (f32[2], s32[])) -> f32[2]", "() -> f32[2]", "(a:f32[2]) -> f32[2]",
+        "(%a: f32[2]) -> f32[2]", "(a : f32[2]) -> f32[2]", "(a: f32[2],b: f32[2]) -> f32[2]",
+        "(a: f32[2], ) -> f32[2]", "(a: f32[2]) ->f32[2]", "(a: f32[2])-> f32[2]",
+        "(a: f32[2]) -> f32[2]{0}", "(a: f32[2]) -> f32[2] {0}", "(a: f32[2]) -> f32[3]",
+        "(a: f32[2]) f32[2]", "(ENTRY: f32[2], f32: f32[2], true: f32[]) -> f32[2]",
+        "(a: f32[2]\n) -> f32[2]", "(a: f32[2] /*c*/) -> f32[2]", "(a: f32[7]) -> f32[2]",
+        "(a: f32[2]) -> (f32[2], f32[2])", "(a: f32[2], a: f32[2]) -> f32[2]"}) {
+    for (const char* body : {" {", "{", " {\n", " /*c*/ {"}) {
+      CheckText(std::string("HloModule m\nc (p: f32[2], q: (f32[2], s32[])) -> f32[2] {\n"
+                            "  ROOT p = f32[2] parameter(0)\n}\n"
+                            "d ") + signature + body +
+                "\n  p = f32[2] parameter(0)\n  ROOT r = f32[2] negate(p)\n}\n"
+                "ENTRY e (x: f32[2]) -> f32[2] {\n  x = f32[2] parameter(0)\n"
+                "  ROOT y = f32[2] call(x), to_apply=c\n}\n");
+    }
+  }
   // Truncated in the middle of an operand list, and at a shape.
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32[2] x, f32[");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2");
+  CheckText("HloModule m\nc (p: f32[2]) -> f32[2] {\n  ROOT p = f32[2] parameter(0)\n}\nd (p: f32[2]");
+  CheckText("HloModule m\nc (p: f32[2]) -> f32[2] {\n  ROOT p = f32[2] parameter(0)\n}\nd (p: f32[2]) -> f32[2]");
 }
 
 TEST_CASE("fast paths: our golden inputs parse the same both ways", "[parser][fast]") {
