@@ -835,7 +835,7 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   auto cached_shape = [&](const char* p, ShapeId* id) -> const char* {
     const size_t n = last_text.size();
     if (n != 0 && static_cast<size_t>(end - p) > n + 1 && p[n] == ' ' && p[n + 1] == '%' &&
-        std::memcmp(p, last_text.data(), n) == 0) {
+        BytesEqual(p, last_text.data(), n)) {
       *id = last_id;
       return p + n + 1;
     }
@@ -868,6 +868,17 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   if (*opcode == Opcode::kParameter || *opcode == Opcode::kConstant) {
     head->operands_read = false;
     head->resume = head->opcode_end;
+    if (*opcode == Opcode::kParameter) {
+      // `(N)`: up to 9 digits without a leading zero, one integer token.
+      const char* digits = p + 1;
+      const char* q = digits;
+      int64_t number = 0;
+      while (*q >= '0' && *q <= '9' && q - digits < 9) number = number * 10 + (*q++ - '0');
+      if (q != digits && *q == ')' && (*digits != '0' || q - digits == 1)) {
+        head->parameter_number = number;
+        head->resume = static_cast<uint32_t>(q + 1 - base);
+      }
+    }
     return true;
   }
   ++p;  // '('
@@ -1007,12 +1018,15 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
                                        s.operands.size(), " operands"));
     }
   } else if (opcode == Opcode::kParameter) {
-    if (!ParseToken(TokKind::kLparen, "expects '(' before parameter number")) return false;
-    const uint32_t number_offset = lexer_.offset();
-    int64_t number;
-    if (!ParseInt64(&number)) return false;
-    if (number < 0) return Error(number_offset, "parameter number must be >= 0");
-    if (!ParseToken(TokKind::kRparen, "expects ')' after parameter number")) return false;
+    uint32_t number_offset = at.operands + 1;
+    int64_t number = fast ? head.parameter_number : -1;
+    if (number < 0) {
+      if (!ParseToken(TokKind::kLparen, "expects '(' before parameter number")) return false;
+      number_offset = lexer_.offset();
+      if (!ParseInt64(&number)) return false;
+      if (number < 0) return Error(number_offset, "parameter number must be >= 0");
+      if (!ParseToken(TokKind::kRparen, "expects ')' after parameter number")) return false;
+    }
     instr.number = number;
     auto& numbers = parameter_numbers_[scope_depth_ - 1];
     if (auto it = numbers.find(number); it != numbers.end()) {

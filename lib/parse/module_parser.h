@@ -165,6 +165,7 @@ class ModuleParser : public ValueParser {
     uint32_t operands_offset = 0;  // the '('
     uint32_t resume = 0;           // where the token-level parser continues
     bool operands_read = false;    // else it resumes at the '('
+    int64_t parameter_number = -1;  // `parameter(N)` read up to the ')'
   };
   bool TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head);
   // The signature `(a: shape, b: shape) -> shape` after the '(' at `pos`,

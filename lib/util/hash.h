@@ -1,4 +1,4 @@
-// A fast hash for short strings (names, keywords). Debian's Abseil hashes
+// A fast hash and equality for short strings (names, keywords). Debian's Abseil hashes
 // std::string_view through std::hash, which is several times slower.
 #pragma once
 
@@ -7,6 +7,30 @@
 #include <string_view>
 
 namespace hlolint {
+
+// a[0, n) == b[0, n), inline: names and keywords are short, and a call to
+// memcmp with a variable size costs more than comparing them.
+inline bool BytesEqual(const char* a, const char* b, size_t n) noexcept {
+  const auto load64 = [](const char* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  };
+  const auto load32 = [](const char* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  };
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      if (load64(a + i) != load64(b + i)) return false;
+    }
+    return load64(a + n - 8) == load64(b + n - 8);
+  }
+  if (n >= 4) return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+  if (n == 0) return true;
+  return a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1];
+}
 
 struct StringViewHash {
   // The n < 8 bytes at p as a little-endian integer (what a memcpy into a

@@ -131,6 +131,12 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
     CheckText(std::string("HloModule m\nENTRY e {\n  %x = f32[2]{0} parameter(0)\n"
                           "  ROOT %y = f32[2]{0} add(") + operands + ")\n}\n");
   }
+  // Parameter numbers: the dump form, and every form handed back.
+  for (const char* number : {"0", "1", "00", "01", "123456789", "1234567890", " 1", "1 ", "-1", "0x1",
+                             "1,", "99999999999999999999", "", "1)", "/*c*/1"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  %x = f32[2]{0} parameter(0)\n"
+                          "  %y = f32[2]{0} parameter(") + number + ")\n  ROOT %z = f32[2]{0} add(%x, %y)\n}\n");
+  }
   // Computation signatures: the dump form, and every form handed back.
   for (const char* signature :
        {"(a: f32[2], b: (f32[2], s32[])) -> f32[2]", "() -> f32[2]", "(a:f32[2]) -> f32[2]",

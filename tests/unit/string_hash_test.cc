@@ -31,5 +31,18 @@ TEST_CASE("StringViewHash tells apart names differing only in their tail", "[has
   }
 }
 
+TEST_CASE("BytesEqual agrees with memcmp at every length and differing byte", "[hash]") {
+  const std::string a = "abcdefghijklmnopqrstuvwxyz0123456789";
+  for (size_t n = 0; n <= a.size(); ++n) {
+    CHECK(BytesEqual(a.data(), a.c_str(), n));
+    for (size_t k = 0; k < n; ++k) {
+      std::string b = a;
+      b[k] ^= 0x20;
+      INFO("n = " << n << ", differing byte " << k);
+      CHECK_FALSE(BytesEqual(a.data(), b.data(), n));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hlolint
