@@ -210,6 +210,7 @@ ParsedModule ModuleParser::ParseNextModule() {
   scope_depth_ = 0;
   computation_names_.Clear();
   module_shape_cache_.Clear();
+  recent_shapes_.fill(RecentShape{});
   async_start_of_.clear();
   if (limits_.fast_paths) shape_cache_ = &module_shape_cache_;
   scratch_level_ = 0;
@@ -417,6 +418,64 @@ bool ModuleParser::ParseComputation(CompId* entry) {
   return true;
 }
 
+const char* ModuleParser::CachedShapeAt(const char* p, ShapeId* id) {
+  const char* q = ShapeTextEnd(p, std::min(p + 512, file_.data() + file_.size()));
+  if (q == nullptr) return nullptr;
+  const uint32_t found = shape_cache_->Find(std::string_view(p, static_cast<size_t>(q - p)));
+  if (found == NameTable::kNotFound) return nullptr;
+  RememberShape(p, static_cast<size_t>(q - p), found);
+  *id = found;
+  return q;
+}
+
+static size_t RecentShapeSet(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return static_cast<size_t>((v * 0x9E3779B97F4A7C15ull) >> 57) * 2;
+}
+
+// A recent text T at p is the shape ShapeTextEnd would find there when the
+// bytes after it are ones ShapeTextEnd stops at without looking further: a
+// blank then a name or opcode (T holds no blank unless it is a tuple, which
+// ends at its balanced ')'; a T ending in ']' is not followed by a layout),
+// or `, ` / `) ` (T does not end in ',' or ')' unless a tuple, so nothing
+// is trimmed back into it).
+const char* ModuleParser::RecentShapeAt(const char* p, ShapeFollower follower, ShapeId* id) const {
+  const char* const end = file_.data() + file_.size();
+  if (end - p < 8) return nullptr;
+  const RecentShape* set = &recent_shapes_[RecentShapeSet(p)];
+  for (int way = 0; way < 2; ++way) {
+    const RecentShape& r = set[way];
+    // *end is NUL, so with r.size < end - p both follower bytes are readable.
+    if (r.size == 0 || static_cast<size_t>(end - p) <= r.size) continue;
+    const char* q = p + r.size;
+    bool follows = false;
+    switch (follower) {
+      case ShapeFollower::kName:
+        follows = q[0] == ' ' && q[1] == '%';
+        break;
+      case ShapeFollower::kOpcode:
+        follows = q[0] == ' ' && IsIdentStartByte(q[1]);
+        break;
+      case ShapeFollower::kListSeparator:
+        follows = (q[0] == ',' || q[0] == ')') && q[1] == ' ';
+        break;
+    }
+    if (follows && BytesEqual(p, r.text, r.size)) {
+      *id = r.id;
+      return q;
+    }
+  }
+  return nullptr;
+}
+
+void ModuleParser::RememberShape(const char* p, size_t size, ShapeId id) {
+  if (file_.data() + file_.size() - p < 8) return;
+  RecentShape* set = &recent_shapes_[RecentShapeSet(p)];
+  set[1] = set[0];
+  set[0] = RecentShape{p, static_cast<uint32_t>(size), id};
+}
+
 // Computation headers repeat shapes the module already knows. Read like
 // TryFastHead: `name: shape` pairs separated by `, `, then ` -> shape {`,
 // shapes by exact text from the shape cache (ShapeTextEnd decides where a
@@ -429,14 +488,6 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
   }
   const char* const base = file_.data();
   const char* const end = base + file_.size();
-  auto cached_shape = [&](const char* p, ShapeId* id) -> const char* {
-    const char* q = ShapeTextEnd(p, std::min(p + 512, end));
-    if (q == nullptr) return nullptr;
-    const uint32_t found = shape_cache_->Find(std::string_view(p, static_cast<size_t>(q - p)));
-    if (found == NameTable::kNotFound) return nullptr;
-    *id = found;
-    return q;
-  };
   const char* p = base + pos;
   if (*p != '(') return false;
   ++p;
@@ -448,7 +499,9 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
     while (IsIdentCharByte(*p)) ++p;
     if (p[0] != ':' || p[1] != ' ') break;
     ShapeId param;
-    p = cached_shape(p + 2, &param);
+    const char* shape = p + 2;
+    p = RecentShapeAt(shape, ShapeFollower::kListSeparator, &param);
+    if (p == nullptr) p = CachedShapeAt(shape, &param);
     if (p == nullptr) break;
     params->push_back(param);
     if (*p == ')') {
@@ -462,7 +515,7 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
   if (closed && end - p > 5 && std::memcmp(p, ") -> ", 5) == 0) {
     p += 5;
     ShapeId result_shape;
-    const char* shape_end = cached_shape(p, &result_shape);
+    const char* shape_end = CachedShapeAt(p, &result_shape);
     if (shape_end != nullptr && shape_end[0] == ' ' && shape_end[1] == '{') {
       *result = result_shape;
       *result_offset = static_cast<uint32_t>(p - base);
@@ -825,34 +878,15 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   // ParseOperands and ParseShape each nest one level deeper.
   if (shape_cache_ == nullptr || depth_ + 2 > limits_.max_nesting_depth) return false;
   const char* const base = file_.data();
-  const char* const end = base + file_.size();
   // A shape the module has used before, by its exact text, then one space.
-  // Operands mostly repeat the shape read just before (`add(f32[8] %a,
-  // f32[8] %b)`): the same bytes followed by ` %` are that shape, since
-  // ShapeTextEnd decides the end from the text up to the blank alone.
-  std::string_view last_text;
-  ShapeId last_id = kNoShape;
-  auto cached_shape = [&](const char* p, ShapeId* id) -> const char* {
-    const size_t n = last_text.size();
-    if (n != 0 && static_cast<size_t>(end - p) > n + 1 && p[n] == ' ' && p[n + 1] == '%' &&
-        BytesEqual(p, last_text.data(), n)) {
-      *id = last_id;
-      return p + n + 1;
-    }
-    const char* q = ShapeTextEnd(p, std::min(p + 512, end));
-    if (q == nullptr || *q != ' ') return nullptr;
-    last_text = std::string_view(p, static_cast<size_t>(q - p));
-    const uint32_t found = shape_cache_->Find(last_text);
-    if (found == NameTable::kNotFound) {
-      last_text = {};
-      return nullptr;
-    }
-    *id = last_id = found;
-    return q + 1;
+  auto cached_shape = [&](const char* p, ShapeFollower follower, ShapeId* id) -> const char* {
+    const char* q = RecentShapeAt(p, follower, id);
+    if (q == nullptr) q = CachedShapeAt(p, id);
+    return q != nullptr && *q == ' ' ? q + 1 : nullptr;
   };
   const char* p = base + pos;
   if (!IsIdentStartByte(*p) && *p != '(') return false;
-  p = cached_shape(p, &head->shape);
+  p = cached_shape(p, ShapeFollower::kOpcode, &head->shape);
   if (p == nullptr) return false;
   const char* opcode_begin = p;
   if (!IsIdentStartByte(*p)) return false;
@@ -892,7 +926,7 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
       const char* word = p;
       while (IsIdentCharByte(*word)) ++word;
       if (*word == '[' || *p == '(') {
-        p = cached_shape(p, &declared);
+        p = cached_shape(p, ShapeFollower::kName, &declared);
         if (p == nullptr) break;
       }
       std::string_view name;

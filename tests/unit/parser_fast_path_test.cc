@@ -137,6 +137,24 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
     CheckText(std::string("HloModule m\nENTRY e {\n  %x = f32[2]{0} parameter(0)\n"
                           "  %y = f32[2]{0} parameter(") + number + ")\n  ROOT %z = f32[2]{0} add(%x, %y)\n}\n");
   }
+  // Recently read shapes sharing their first bytes, one a prefix of another,
+  // in sets of two ways, and followed by what ends a shape and what does not.
+  {
+    std::string text = "HloModule m\nENTRY e (p: f32[2,3]{1,0}, q: f32[2,3]) -> f32[2,3] {\n";
+    text += "  %p = f32[2,3]{1,0} parameter(0)\n  %q = f32[2,3]{0,1} parameter(1)\n";
+    const char* shapes[] = {"f32[2,3]{1,0}", "f32[2,3]{0,1}", "f32[2,3]", "f32[2,3]{1,0:T(2)}",
+                            "f32[2,3] {1,0}", "(f32[2,3]{1,0}, f32[2,3])", "f32[2,3]{1,0}"};
+    int n = 0;
+    for (const char* a : shapes) {
+      for (const char* b : shapes) {
+        text += "  %v" + std::to_string(n) + " = " + a + " add(" + b + " %p, " + a + " %q)\n";
+        text += "  %w" + std::to_string(n) + " = " + b + " negate(" + a + "  %p)\n";
+        ++n;
+      }
+    }
+    text += "  ROOT %r = f32[2,3]{1,0} add(f32[2,3]{1,0} %p, f32[2,3]{1,0} %p)\n}\n";
+    CheckText(text);
+  }
   // Computation signatures: the dump form, and every form handed back.
   for (const char* signature :
        {"(a: f32[2], b: (f32[2], s32[])) -> f32[2]", "() -> f32[2]", "(a:f32[2]) -> f32[2]",
