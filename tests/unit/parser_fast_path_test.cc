@@ -90,7 +90,10 @@ ENTRY %e (x: f32[2]) -> f32[2] {
         R"m({op_kind="a"})m", R"m({profile_type={1,2}})m", R"m({source_line=1.5})m",
         R"m({stack_frame_id=3 scheduling_name="s"})m", R"m({op_name="unterminated})m",
         R"m({op_name="multi
-line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
+line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m",
+        R"m({op_types="a"})m", R"m({source_files="a"})m", R"m({source_linex=1})m", R"m({source_fil="a"})m",
+        R"m({op_name=1})m", R"m({source_line="1"})m", R"m({source_file="a" source_file="b"})m",
+        R"m({op_type="a" source_line=1 op_name="b" source_file="c"})m", R"m({op_type=)m"}) {
     CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
                           "  ROOT y = f32[2] add(x, x), metadata=") +
               metadata + "\n}\n");
