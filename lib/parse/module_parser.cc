@@ -420,7 +420,7 @@ bool ModuleParser::ParseComputation(CompId* entry) {
 }
 
 const char* ModuleParser::CachedShapeAt(const char* p, ShapeId* id) {
-  const char* q = ShapeTextEnd(p, std::min(p + 512, file_.data() + file_.size()));
+  const char* q = ShapeTextEnd(p, std::min(p + kShapeTextLimit, file_.data() + file_.size()));
   if (q == nullptr) return nullptr;
   const uint32_t found = shape_cache_->Find(std::string_view(p, static_cast<size_t>(q - p)));
   if (found == NameTable::kNotFound) return nullptr;

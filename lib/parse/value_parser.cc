@@ -218,7 +218,8 @@ bool ValueParser::ParseShape(ShapeId* out) {
   // its exact text (ShapeTextEnd); on a miss it is parsed and remembered
   // if the parse ended exactly where the text does.
   const char* begin = lexer_.buffer() + lexer_.offset();
-  const char* p = ShapeTextEnd(begin, std::min(begin + 512, file_.data() + file_.size()));
+  const size_t limit = inside_shape_ ? kNestedShapeTextLimit : kShapeTextLimit;
+  const char* p = ShapeTextEnd(begin, std::min(begin + limit, file_.data() + file_.size()));
   if (p == nullptr) return ParseShapeImpl(out);
   const std::string_view text(begin, static_cast<size_t>(p - begin));
   const uint32_t cached = shape_cache_->Find(text);
@@ -235,6 +236,12 @@ bool ValueParser::ParseShape(ShapeId* out) {
 }
 
 bool ValueParser::ParseShapeImpl(ShapeId* out) {
+  struct InsideShape {
+    bool& flag;
+    const bool was = flag;
+    explicit InsideShape(bool& f) : flag(f) { flag = true; }
+    ~InsideShape() { flag = was; }
+  } inside(inside_shape_);
   const size_t level = static_cast<size_t>(depth_);
   while (shape_scratch_.size() <= level) {
     shape_scratch_.push_back(std::make_unique<Shape>());

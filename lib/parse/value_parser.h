@@ -142,6 +142,13 @@ class ValueParser {
   bool depth_exceeded_ = false;  // a DepthGuard failed: the error is final
   // Maps the exact text of array shapes to their ids (module parser only).
   NameTable* shape_cache_ = nullptr;
+  // Shapes are looked up by text up to kShapeTextLimit bytes: tuples of
+  // while loops run to kilobytes and would otherwise be parsed at every
+  // use. Shapes inside a shape being parsed only up to
+  // kNestedShapeTextLimit, so each nesting level scans little of the text.
+  static constexpr size_t kShapeTextLimit = 64 << 10;
+  static constexpr size_t kNestedShapeTextLimit = 512;
+  bool inside_shape_ = false;
 
  private:
   bool ParseShapeImpl(ShapeId* out);

@@ -166,6 +166,23 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m",
     text += "  ROOT %r = f32[2,3]{1,0} add(f32[2,3]{1,0} %p, f32[2,3]{1,0} %p)\n}\n";
     CheckText(text);
   }
+  // Tuple shapes of kilobytes (while-loop state), repeated, nested, and cut.
+  {
+    std::string tuple = "(";
+    for (int i = 0; i < 120; ++i) tuple += std::string(i ? ", " : "") + "f32[2,3]{1,0}";
+    tuple += ")";
+    const std::string nested = "(" + tuple + ", s32[])";
+    std::string text = "HloModule m\nENTRY e (p: " + tuple + ") -> " + nested + " {\n  %p = " +
+                       tuple + " parameter(0)\n  %c = s32[] constant(0)\n";
+    for (int i = 0; i < 3; ++i) {
+      text += "  %t" + std::to_string(i) + " = " + nested + " tuple(" + tuple + " %p, s32[] %c)\n";
+      text += "  %u" + std::to_string(i) + " = " + tuple + " get-tuple-element(" + nested + " %t" +
+              std::to_string(i) + "), index=0\n";
+    }
+    text += "  ROOT %r = " + nested + " tuple(" + tuple + " %u2, s32[] %c)\n}\n";
+    CheckText(text);
+    CheckText(text.substr(0, text.size() / 2));
+  }
   // Computation signatures: the dump form, and every form handed back.
   for (const char* signature :
        {"(a: f32[2], b: (f32[2], s32[])) -> f32[2]", "() -> f32[2]", "(a:f32[2]) -> f32[2]",
