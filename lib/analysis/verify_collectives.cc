@@ -202,10 +202,10 @@ bool CollectiveChecker::Check(InstrId id, VerifyFinding* f) {
     default:
       return true;
   }
-  if (!m_.has_known_shape(id) || unbounded_.Has(m_.shape(id))) return true;
+  if (unbounded_.UnknownOrUnbounded(m_, id)) return true;
   operands_.clear();
   for (InstrId op : m_.operands(id)) {
-    if (!m_.has_known_shape(op) || unbounded_.Has(m_.shape(op))) return true;
+    if (unbounded_.UnknownOrUnbounded(m_, op)) return true;
     operands_.push_back(&m_.shape(op));
   }
   arena_.Reset();

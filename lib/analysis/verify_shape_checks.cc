@@ -93,9 +93,8 @@ bool ShapeChecker::Compare(InstrId id, const Shape& inferred, bool strict, std::
 }
 
 bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
-  if (!m_.has_known_shape(id)) return true;
+  if (unbounded_.UnknownOrUnbounded(m_, id)) return true;
   const Shape& result = m_.shape(id);
-  if (unbounded_.Has(result)) return true;
   const Opcode op = m_.opcode(id);
   if (m_.instr(id).attr_count != 0 && op != Opcode::kCall &&
       m_.FindAttribute(id, AttrName::kOrigin) != nullptr &&
@@ -109,10 +108,8 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
   if (!HasShapeCheck(op)) return true;
   operands_.clear();
   for (InstrId operand_id : m_.operands(id)) {
-    if (!m_.has_known_shape(operand_id)) return true;
-    const Shape& shape = m_.shape(operand_id);
-    if (unbounded_.Has(shape)) return true;
-    operands_.push_back(&shape);
+    if (unbounded_.UnknownOrUnbounded(m_, operand_id)) return true;
+    operands_.push_back(&m_.shape(operand_id));
   }
   arena_.Reset();
   if (IsElementwiseUnary(op) || IsElementwiseBinary(op) || op == Opcode::kSelect ||

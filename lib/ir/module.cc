@@ -13,13 +13,6 @@ std::string_view FusionKindName(FusionKind kind) {
   return "";
 }
 
-const Attribute* Module::FindAttribute(InstrId id, AttrName name) const {
-  for (const Attribute& attribute : attributes(id)) {
-    if (attribute.name == name) return &attribute;
-  }
-  return nullptr;
-}
-
 size_t Module::MemoryBytes() const {
   size_t bytes = sizeof(Module);
   bytes += instructions_.capacity() * sizeof(Instruction);

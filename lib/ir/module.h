@@ -214,7 +214,13 @@ class Module {
     const Instruction& i = instructions_[id];
     return {attributes_.data() + i.attrs_begin, i.attr_count};
   }
-  const Attribute* FindAttribute(InstrId id, AttrName name) const;
+  // Inline: rules ask for one attribute of most instructions they visit.
+  const Attribute* FindAttribute(InstrId id, AttrName name) const {
+    for (const Attribute& attribute : attributes(id)) {
+      if (attribute.name == name) return &attribute;
+    }
+    return nullptr;
+  }
   bool IsRoot(InstrId id) const { return instructions_[id].is_root(); }
   CompId parent(InstrId id) const { return instructions_[id].parent; }
 
