@@ -38,11 +38,7 @@ class VerifyNamesRule : public Rule {
     const int id_bits = std::max(1, static_cast<int>(std::bit_width(n)));
     const uint64_t id_mask = (uint64_t{1} << id_bits) - 1;
     std::vector<uint64_t> keys;
-    {
-      size_t named = 0;
-      for (InstrId id = 0; id < n; ++id) named += !m.instr(id).has(Instruction::kAnonymous);
-      keys.reserve(named);
-    }
+    keys.reserve(n);  // not counting the anonymous ones first: a pass over every record
     StringViewHash hash;
     TextReleaser released(m.source(), m.begin_offset());
     for (CompId c = 0; c < m.computation_count(); ++c) {
