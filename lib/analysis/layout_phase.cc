@@ -1,5 +1,6 @@
 #include "analysis/layout_phase.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +22,20 @@ bool IndexableLayout(const Shape& shape) {
     if (d < 0 || d >= shape.rank()) return false;
   }
   return true;
+}
+
+// IsElementwiseUnary || IsElementwiseBinary by opcode: the scan below asks
+// it of every instruction.
+const std::array<bool, kOpcodeCount + 1>& ElementwiseOpcodes() {
+  static const std::array<bool, kOpcodeCount + 1> table = [] {
+    std::array<bool, kOpcodeCount + 1> t{};
+    for (int i = 0; i <= kOpcodeCount; ++i) {
+      const Opcode op = static_cast<Opcode>(i);
+      t[i] = IsElementwiseUnary(op) || IsElementwiseBinary(op);
+    }
+    return t;
+  }();
+  return table;
 }
 
 }  // namespace
@@ -52,15 +67,18 @@ bool SamePhysicalOrder(const Shape& a, const Shape& b) {
 LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
   assignment_evidence_ = m.is_scheduled();
   absl::flat_hash_map<std::pair<const Shape*, const Shape*>, bool> same_order;
+  const std::array<bool, kOpcodeCount + 1>& elementwise = ElementwiseOpcodes();
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
     if (assignment_evidence_ && unassigned_evidence_) break;  // nothing left to learn
     const Opcode opcode = m.opcode(id);
-    // With assignment evidence found, only elementwise ops can add any:
-    // skip the others by their (dense) opcode, without reading the record.
-    if (assignment_evidence_ &&
-        (unassigned_evidence_ || (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode)))) {
-      continue;
-    }
+    const bool is_elementwise = elementwise[static_cast<size_t>(opcode)];
+    // Only the opcodes of the switch below can show assignment, and only
+    // elementwise ones its absence: skip the others by their (dense)
+    // opcode, without reading the record.
+    const bool may_show_assigned =
+        !assignment_evidence_ && (opcode == Opcode::kFusion || opcode == Opcode::kBitcast ||
+                                  opcode == Opcode::kReshape || opcode == Opcode::kCustomCall);
+    if (!may_show_assigned && (unassigned_evidence_ || !is_elementwise)) continue;
     if (!m.has_known_shape(id)) continue;
     const Shape& shape = m.shape(id);
     switch (opcode) {
@@ -89,9 +107,7 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
       default:
         break;
     }
-    if (unassigned_evidence_ || (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode))) {
-      continue;
-    }
+    if (unassigned_evidence_ || !is_elementwise) continue;
     // A copy changes layouts on purpose after layout assignment
     // (ReshapeDecomposer inserts such copies; LayoutNormalization::HandleCopy
     // turns them into transposes).
