@@ -58,6 +58,19 @@ class ShapeChecker {
   // Reads an integer-list attribute into `*out` (empty when absent).
   const std::vector<int64_t>& Ints(InstrId id, AttrName name, std::vector<int64_t>* out) const;
 
+  // Hash of the memo keys below: a few small integers, mixed inline (absl's
+  // hash of a 20-32 byte array is a library call on every lookup).
+  struct MemoKeyHash {
+    template <typename T, size_t N>
+    size_t operator()(const std::array<T, N>& key) const {
+      uint64_t h = 0;
+      for (T v : key) h = (h ^ static_cast<uint64_t>(v)) * 0x9E3779B97F4A7C15ull + (h >> 29);
+      h ^= h >> 33;  // murmur3's finaliser: good low bits for the table
+      h *= 0xff51afd7ed558ccdull;
+      return static_cast<size_t>(h ^ (h >> 33));
+    }
+  };
+
   const Module& m_;
   const ComputationSignatures& signatures_;
   Shape inferred_;
@@ -69,9 +82,9 @@ class ShapeChecker {
   // Elementwise (opcode, operand shapes, result shape) combinations already
   // found consistent: the shape checks of an elementwise op depend on
   // nothing else, and dumps repeat a few hundred combinations many times.
-  absl::flat_hash_set<std::array<uint32_t, 5>> elementwise_ok_;
+  absl::flat_hash_set<std::array<uint32_t, 5>, MemoKeyHash> elementwise_ok_;
   // The same for the shape ops (see CheckShapeOps).
-  absl::flat_hash_set<std::array<uint64_t, 4>> shape_ops_ok_;
+  absl::flat_hash_set<std::array<uint64_t, 4>, MemoKeyHash> shape_ops_ok_;
   // Scratch for attributes, reused across instructions.
   std::vector<int64_t> ints_;
   DotDimensionNumbers dot_;
