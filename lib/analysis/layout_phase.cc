@@ -1,12 +1,12 @@
 #include "analysis/layout_phase.h"
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/bitcast.h"
+#include "analysis/shape_inference.h"
 #include "parse/attributes.h"
 
 namespace hlolint {
@@ -22,20 +22,6 @@ bool IndexableLayout(const Shape& shape) {
     if (d < 0 || d >= shape.rank()) return false;
   }
   return true;
-}
-
-// IsElementwiseUnary || IsElementwiseBinary by opcode: the scan below asks
-// it of every instruction.
-const std::array<bool, kOpcodeCount + 1>& ElementwiseOpcodes() {
-  static const std::array<bool, kOpcodeCount + 1> table = [] {
-    std::array<bool, kOpcodeCount + 1> t{};
-    for (int i = 0; i <= kOpcodeCount; ++i) {
-      const Opcode op = static_cast<Opcode>(i);
-      t[i] = IsElementwiseUnary(op) || IsElementwiseBinary(op);
-    }
-    return t;
-  }();
-  return table;
 }
 
 }  // namespace
@@ -67,11 +53,10 @@ bool SamePhysicalOrder(const Shape& a, const Shape& b) {
 LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
   assignment_evidence_ = m.is_scheduled();
   absl::flat_hash_map<std::pair<const Shape*, const Shape*>, bool> same_order;
-  const std::array<bool, kOpcodeCount + 1>& elementwise = ElementwiseOpcodes();
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
     if (assignment_evidence_ && unassigned_evidence_) break;  // nothing left to learn
     const Opcode opcode = m.opcode(id);
-    const bool is_elementwise = elementwise[static_cast<size_t>(opcode)];
+    const bool is_elementwise = IsElementwiseOpcode(opcode);
     // Only the opcodes of the switch below can show assignment, and only
     // elementwise ones its absence: skip the others by their (dense)
     // opcode, without reading the record.

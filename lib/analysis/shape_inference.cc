@@ -54,6 +54,15 @@ bool UnboundedShapeCache::Has(const Shape& shape) {
   return state_[shape.id] == 2;
 }
 
+std::array<bool, kOpcodeCount + 1> MakeElementwiseOpcodeTable() {
+  std::array<bool, kOpcodeCount + 1> table{};
+  for (int i = 0; i <= kOpcodeCount; ++i) {
+    const Opcode op = static_cast<Opcode>(i);
+    table[i] = IsElementwiseUnary(op) || IsElementwiseBinary(op);
+  }
+  return table;
+}
+
 bool UnboundedShapeCache::Classify(const Module& m, InstrId id) {
   const bool skip = !m.has_known_shape(id) || Has(m.shape(id));
   const ShapeId shape = m.instr(id).shape;

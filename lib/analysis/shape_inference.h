@@ -12,6 +12,7 @@
 // caller reuses `out`).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -94,6 +95,14 @@ class UnboundedShapeCache {
   std::vector<uint8_t> state_;  // by ShapeId: 0 unknown, 1 bounded, 2 unbounded
   std::vector<uint8_t> skip_;   // by the module's ShapeId: 0 unknown, 1 checked, 2 skipped
 };
+// IsElementwiseUnary(op) || IsElementwiseBinary(op), from a table: some
+// checks ask it of every instruction.
+std::array<bool, kOpcodeCount + 1> MakeElementwiseOpcodeTable();
+inline bool IsElementwiseOpcode(Opcode op) {
+  static const std::array<bool, kOpcodeCount + 1> kTable = MakeElementwiseOpcodeTable();
+  return kTable[static_cast<size_t>(op)];
+}
+
 // ShapeUtil::SameElementTypeIgnoringFpPrecision for element types.
 bool SameElementTypeIgnoringFpPrecision(PrimitiveType a, PrimitiveType b);
 

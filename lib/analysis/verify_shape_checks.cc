@@ -1,5 +1,8 @@
 #include "analysis/verify_shape_checks.h"
 
+#include <algorithm>
+#include <bit>
+
 #include "analysis/verify_text.h"
 #include "parse/attributes.h"
 #include "util/hash.h"
@@ -46,8 +49,22 @@ bool HasShapeCheck(Opcode op) {
 
 }  // namespace
 
+namespace {
+
+// Slots of the memo caches: few for a small module (they are filled on
+// first use), up to 4096 for big ones, which repeat a few thousand
+// combinations at most.
+size_t MemoSlots(const Module& m) {
+  return std::clamp<size_t>(std::bit_ceil(m.instruction_count()), 64, 4096);
+}
+
+}  // namespace
+
 ShapeChecker::ShapeChecker(const Module& module, const ComputationSignatures& signatures)
-    : m_(module), signatures_(signatures) {}
+    : m_(module),
+      signatures_(signatures),
+      elementwise_ok_(MemoSlots(module)),
+      shape_ops_ok_(MemoSlots(module)) {}
 
 bool ShapeChecker::Fail(std::string_view check, std::string message, VerifyFinding* f,
                         AttrName attribute) {
@@ -112,8 +129,7 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
     operands_.push_back(&m_.shape(operand_id));
   }
   arena_.Reset();
-  if (IsElementwiseUnary(op) || IsElementwiseBinary(op) || op == Opcode::kSelect ||
-      op == Opcode::kClamp) {
+  if (IsElementwiseOpcode(op) || op == Opcode::kSelect || op == Opcode::kClamp) {
     return CheckElementwise(id, f);
   }
   return CheckShapeOps(id, f);
@@ -128,10 +144,10 @@ bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
                               kNoShape};
   if (memo) {
     for (size_t i = 0; i < operands_.size(); ++i) key[i + 2] = operands_[i]->id;
-    if (elementwise_ok_.contains(key)) return CheckCompareType(id, f);
+    if (elementwise_ok_.Contains(key)) return CheckCompareType(id, f);
   }
   if (!CheckElementwiseShapes(id, f)) return false;
-  if (memo) elementwise_ok_.insert(key);
+  if (memo) elementwise_ok_.Insert(key);
   return CheckCompareType(id, f);
 }
 
@@ -256,9 +272,9 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
   const std::array<uint64_t, 4> key{
       (static_cast<uint64_t>(op) << 32) | m_.shape(id).id, operands, text,
       (static_cast<uint64_t>(in.number) << 1) | (in.has(Instruction::kShapeWritten) ? 1 : 0)};
-  if (shape_ops_ok_.contains(key)) return true;
+  if (shape_ops_ok_.Contains(key)) return true;
   if (!CheckShapeOpsUncached(id, f)) return false;
-  shape_ops_ok_.insert(key);
+  shape_ops_ok_.Insert(key);
   return true;
 }
 
