@@ -53,6 +53,16 @@ bool SamePhysicalOrder(const Shape& a, const Shape& b) {
 LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
   assignment_evidence_ = m.is_scheduled();
   absl::flat_hash_map<std::pair<const Shape*, const Shape*>, bool> same_order;
+  // DescendingApartFromSizeOneDims per interned reshape result shape (0: not
+  // yet asked, 1: false, 2: true): dumps repeat a few reshape shapes.
+  std::vector<uint8_t> descending(m.shapes().size(), 0);
+  auto descending_apart_from_size_one_dims = [&](const Shape& shape) {
+    if (shape.id >= descending.size()) return DescendingApartFromSizeOneDims(shape);
+    if (descending[shape.id] == 0) {
+      descending[shape.id] = DescendingApartFromSizeOneDims(shape) ? 2 : 1;
+    }
+    return descending[shape.id] == 2;
+  };
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
     if (assignment_evidence_ && unassigned_evidence_) break;  // nothing left to learn
     const Opcode opcode = m.opcode(id);
@@ -75,7 +85,7 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
         // Front ends give a reshape the descending layout, or (torch-xla,
         // for views) a layout that makes it a bitcast of its operand.
         if (!assignment_evidence_ && shape.IsArray() && shape.has_layout &&
-            !DescendingApartFromSizeOneDims(shape) && m.operands(id).size() == 1 &&
+            !descending_apart_from_size_one_dims(shape) && m.operands(id).size() == 1 &&
             m.has_known_shape(m.operand(id, 0)) && m.shape(m.operand(id, 0)).has_layout &&
             !ReshapeIsBitcast(shape, m.shape(m.operand(id, 0)))) {
           assignment_evidence_ = true;
