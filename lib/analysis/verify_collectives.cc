@@ -191,17 +191,7 @@ bool CollectiveChecker::CheckReplicaGroups(InstrId, CollectiveGroupMode mode, bo
 }
 
 bool CollectiveChecker::Check(InstrId id, VerifyFinding* f) {
-  switch (m_.opcode(id)) {
-    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kReduceScatter:
-    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllToAll:
-    case Opcode::kRaggedAllToAll: case Opcode::kCollectivePermute:
-    case Opcode::kCollectivePermuteStart: case Opcode::kAllGatherDone:
-    case Opcode::kAllReduceDone: case Opcode::kCollectivePermuteDone:
-    case Opcode::kCollectiveBroadcast:
-      break;
-    default:
-      return true;
-  }
+  if (!IsChecked(m_.opcode(id))) return true;
   if (unbounded_.UnknownOrUnbounded(m_, id)) return true;
   operands_.clear();
   for (InstrId op : m_.operands(id)) {
