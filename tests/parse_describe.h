@@ -29,6 +29,12 @@ inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
       out << "comp " << m.computation_name(c) << " root " << comp.root << " [" << comp.begin_offset
           << "," << comp.end_offset << ") params";
       for (InstrId p : comp.parameters) out << " " << p;
+      if (comp.has_signature) {
+        out << " signature @" << comp.signature_offset;
+        for (ShapeId s : comp.signature_params) out << " " << ShapeToString(m.shapes().Get(s), true) << "#" << s;
+        out << " -> " << ShapeToString(m.shapes().Get(comp.signature_result), true) << "#"
+            << comp.signature_result;
+      }
       out << " order";
       for (InstrId i : m.instructions(c)) out << " " << i;
       out << "\n";

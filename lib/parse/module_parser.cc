@@ -210,6 +210,7 @@ ParsedModule ModuleParser::ParseNextModule() {
   scope_depth_ = 0;
   computation_names_.Clear();
   module_shape_cache_.Clear();
+  recent_shapes_.fill(RecentShape{});
   async_start_of_.clear();
   if (limits_.fast_paths) shape_cache_ = &module_shape_cache_;
   scratch_level_ = 0;
@@ -343,7 +344,10 @@ bool ModuleParser::ParseComputation(CompId* entry) {
   ShapeId result = kNoShape;
   uint32_t result_offset = 0;
   bool has_signature = false;
-  if (kind() == TokKind::kLparen) {
+  if (kind() == TokKind::kLparen &&
+      TryFastSignature(lexer_.offset(), &params, &result, &result_offset)) {
+    has_signature = true;
+  } else if (kind() == TokKind::kLparen) {
     has_signature = true;
     Lex();
     if (kind() != TokKind::kRparen) {
@@ -412,6 +416,116 @@ bool ModuleParser::ParseComputation(CompId* entry) {
     return Error(name_offset, StrCat("computation already exists: ", name));
   }
   return true;
+}
+
+const char* ModuleParser::CachedShapeAt(const char* p, ShapeId* id) {
+  const char* q = ShapeTextEnd(p, std::min(p + 512, file_.data() + file_.size()));
+  if (q == nullptr) return nullptr;
+  const uint32_t found = shape_cache_->Find(std::string_view(p, static_cast<size_t>(q - p)));
+  if (found == NameTable::kNotFound) return nullptr;
+  RememberShape(p, static_cast<size_t>(q - p), found);
+  *id = found;
+  return q;
+}
+
+static size_t RecentShapeSet(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return static_cast<size_t>((v * 0x9E3779B97F4A7C15ull) >> 57) * 2;
+}
+
+// A recent text T at p is the shape ShapeTextEnd would find there when the
+// bytes after it are ones ShapeTextEnd stops at without looking further: a
+// blank then a name or opcode (T holds no blank unless it is a tuple, which
+// ends at its balanced ')'; a T ending in ']' is not followed by a layout),
+// or `, ` / `) ` (T does not end in ',' or ')' unless a tuple, so nothing
+// is trimmed back into it).
+const char* ModuleParser::RecentShapeAt(const char* p, ShapeFollower follower, ShapeId* id) const {
+  const char* const end = file_.data() + file_.size();
+  if (end - p < 8) return nullptr;
+  const RecentShape* set = &recent_shapes_[RecentShapeSet(p)];
+  for (int way = 0; way < 2; ++way) {
+    const RecentShape& r = set[way];
+    // *end is NUL, so with r.size < end - p both follower bytes are readable.
+    if (r.size == 0 || static_cast<size_t>(end - p) <= r.size) continue;
+    const char* q = p + r.size;
+    bool follows = false;
+    switch (follower) {
+      case ShapeFollower::kName:
+        follows = q[0] == ' ' && q[1] == '%';
+        break;
+      case ShapeFollower::kOpcode:
+        follows = q[0] == ' ' && IsIdentStartByte(q[1]);
+        break;
+      case ShapeFollower::kListSeparator:
+        follows = (q[0] == ',' || q[0] == ')') && q[1] == ' ';
+        break;
+    }
+    if (follows && BytesEqual(p, r.text, r.size)) {
+      *id = r.id;
+      return q;
+    }
+  }
+  return nullptr;
+}
+
+void ModuleParser::RememberShape(const char* p, size_t size, ShapeId id) {
+  if (file_.data() + file_.size() - p < 8) return;
+  RecentShape* set = &recent_shapes_[RecentShapeSet(p)];
+  set[1] = set[0];
+  set[0] = RecentShape{p, static_cast<uint32_t>(size), id};
+}
+
+// Computation headers repeat shapes the module already knows. Read like
+// TryFastHead: `name: shape` pairs separated by `, `, then ` -> shape {`,
+// shapes by exact text from the shape cache (ShapeTextEnd decides where a
+// shape ends exactly as ParseShape does); anything else is left to the
+// token grammar.
+bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, ShapeId* result,
+                                    uint32_t* result_offset) {
+  if (!limits_.fast_paths || shape_cache_ == nullptr || depth_ + 1 > limits_.max_nesting_depth) {
+    return false;
+  }
+  const char* const base = file_.data();
+  const char* const end = base + file_.size();
+  const char* p = base + pos;
+  if (*p != '(') return false;
+  ++p;
+  const size_t first = params->size();
+  bool closed = *p == ')';
+  while (!closed) {
+    // A plain name right before ':' is a kName token whatever its spelling.
+    if (!IsIdentStartByte(*p)) break;
+    while (IsIdentCharByte(*p)) ++p;
+    if (p[0] != ':' || p[1] != ' ') break;
+    ShapeId param;
+    const char* shape = p + 2;
+    p = RecentShapeAt(shape, ShapeFollower::kListSeparator, &param);
+    if (p == nullptr) p = CachedShapeAt(shape, &param);
+    if (p == nullptr) break;
+    params->push_back(param);
+    if (*p == ')') {
+      closed = true;
+    } else if (p[0] == ',' && p[1] == ' ') {
+      p += 2;
+    } else {
+      break;
+    }
+  }
+  if (closed && end - p > 5 && std::memcmp(p, ") -> ", 5) == 0) {
+    p += 5;
+    ShapeId result_shape;
+    const char* shape_end = CachedShapeAt(p, &result_shape);
+    if (shape_end != nullptr && shape_end[0] == ' ' && shape_end[1] == '{') {
+      *result = result_shape;
+      *result_offset = static_cast<uint32_t>(p - base);
+      lexer_.Reset(static_cast<uint32_t>(shape_end - base));
+      Lex();
+      return true;
+    }
+  }
+  params->resize(first);
+  return false;
 }
 
 bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_offset,
@@ -764,19 +878,15 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   // ParseOperands and ParseShape each nest one level deeper.
   if (shape_cache_ == nullptr || depth_ + 2 > limits_.max_nesting_depth) return false;
   const char* const base = file_.data();
-  const char* const end = base + file_.size();
   // A shape the module has used before, by its exact text, then one space.
-  auto cached_shape = [&](const char* p, ShapeId* id) -> const char* {
-    const char* q = ShapeTextEnd(p, std::min(p + 512, end));
-    if (q == nullptr || *q != ' ') return nullptr;
-    const uint32_t found = shape_cache_->Find(std::string_view(p, static_cast<size_t>(q - p)));
-    if (found == NameTable::kNotFound) return nullptr;
-    *id = found;
-    return q + 1;
+  auto cached_shape = [&](const char* p, ShapeFollower follower, ShapeId* id) -> const char* {
+    const char* q = RecentShapeAt(p, follower, id);
+    if (q == nullptr) q = CachedShapeAt(p, id);
+    return q != nullptr && *q == ' ' ? q + 1 : nullptr;
   };
   const char* p = base + pos;
   if (!IsIdentStartByte(*p) && *p != '(') return false;
-  p = cached_shape(p, &head->shape);
+  p = cached_shape(p, ShapeFollower::kOpcode, &head->shape);
   if (p == nullptr) return false;
   const char* opcode_begin = p;
   if (!IsIdentStartByte(*p)) return false;
@@ -792,6 +902,17 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   if (*opcode == Opcode::kParameter || *opcode == Opcode::kConstant) {
     head->operands_read = false;
     head->resume = head->opcode_end;
+    if (*opcode == Opcode::kParameter) {
+      // `(N)`: up to 9 digits without a leading zero, one integer token.
+      const char* digits = p + 1;
+      const char* q = digits;
+      int64_t number = 0;
+      while (*q >= '0' && *q <= '9' && q - digits < 9) number = number * 10 + (*q++ - '0');
+      if (q != digits && *q == ')' && (*digits != '0' || q - digits == 1)) {
+        head->parameter_number = number;
+        head->resume = static_cast<uint32_t>(q + 1 - base);
+      }
+    }
     return true;
   }
   ++p;  // '('
@@ -805,7 +926,7 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
       const char* word = p;
       while (IsIdentCharByte(*word)) ++word;
       if (*word == '[' || *p == '(') {
-        p = cached_shape(p, &declared);
+        p = cached_shape(p, ShapeFollower::kName, &declared);
         if (p == nullptr) break;
       }
       std::string_view name;
@@ -931,12 +1052,15 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
                                        s.operands.size(), " operands"));
     }
   } else if (opcode == Opcode::kParameter) {
-    if (!ParseToken(TokKind::kLparen, "expects '(' before parameter number")) return false;
-    const uint32_t number_offset = lexer_.offset();
-    int64_t number;
-    if (!ParseInt64(&number)) return false;
-    if (number < 0) return Error(number_offset, "parameter number must be >= 0");
-    if (!ParseToken(TokKind::kRparen, "expects ')' after parameter number")) return false;
+    uint32_t number_offset = at.operands + 1;
+    int64_t number = fast ? head.parameter_number : -1;
+    if (number < 0) {
+      if (!ParseToken(TokKind::kLparen, "expects '(' before parameter number")) return false;
+      number_offset = lexer_.offset();
+      if (!ParseInt64(&number)) return false;
+      if (number < 0) return Error(number_offset, "parameter number must be >= 0");
+      if (!ParseToken(TokKind::kRparen, "expects ')' after parameter number")) return false;
+    }
     instr.number = number;
     auto& numbers = parameter_numbers_[scope_depth_ - 1];
     if (auto it = numbers.find(number); it != numbers.end()) {

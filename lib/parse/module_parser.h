@@ -165,8 +165,13 @@ class ModuleParser : public ValueParser {
     uint32_t operands_offset = 0;  // the '('
     uint32_t resume = 0;           // where the token-level parser continues
     bool operands_read = false;    // else it resumes at the '('
+    int64_t parameter_number = -1;  // `parameter(N)` read up to the ')'
   };
   bool TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head);
+  // The signature `(a: shape, b: shape) -> shape` after the '(' at `pos`,
+  // read byte-wise like TryFastHead; false having changed nothing.
+  bool TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, ShapeId* result,
+                        uint32_t* result_offset);
   // The name at `p` (`%name` or a plain identifier) as an operand reference,
   // exactly as the lexer would read it; null when it is not one.
   const char* ScanOperandName(const char* p, std::string_view* name) const;
@@ -226,6 +231,21 @@ class ModuleParser : public ValueParser {
   // Releases the parsed text behind the parser (large files; one module).
   std::optional<TextReleaser> parsed_text_;
   NameTable module_shape_cache_;
+  // Shape texts found in the shape cache lately, by their first 8 bytes
+  // (two ways per set): a repeated shape is then taken by one comparison,
+  // without finding its end and hashing it. Points at recent text only, so
+  // never at text released behind the parser.
+  struct RecentShape {
+    const char* text = nullptr;
+    uint32_t size = 0;
+    ShapeId id = kNoShape;
+  };
+  enum class ShapeFollower { kName, kOpcode, kListSeparator };
+  std::array<RecentShape, 256> recent_shapes_{};
+  const char* RecentShapeAt(const char* p, ShapeFollower follower, ShapeId* id) const;
+  void RememberShape(const char* p, size_t size, ShapeId id);
+  // The shape cached under the text at p (ShapeTextEnd), or null.
+  const char* CachedShapeAt(const char* p, ShapeId* id);
   // Scope tables are kept and cleared rather than destroyed, so parsing
   // thousands of small computations does not allocate a map for each.
   size_t scope_depth_ = 0;

@@ -45,7 +45,7 @@ class NameTable {
       const Slot& s = slots_[i];
       if (s.generation != generation_) return kNotFound;
       if (s.hash == hash && s.size == name.size() &&
-          std::memcmp(s.data, name.data(), name.size()) == 0) {
+          BytesEqual(s.data, name.data(), name.size())) {
         return s.value;
       }
     }
@@ -79,7 +79,7 @@ class NameTable {
         return value;
       }
       if (s.hash == hash && s.size == name.size() &&
-          std::memcmp(s.data, name.data(), name.size()) == 0) {
+          BytesEqual(s.data, name.data(), name.size())) {
         return s.value;
       }
     }

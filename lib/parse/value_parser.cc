@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "lex/byte_scan.h"
@@ -927,6 +928,25 @@ constexpr std::string_view kMetadataKeys[] = {
 constexpr int kMetadataProfileType = 7;
 constexpr uint32_t kMetadataStringKeys = 1u << 0 | 1u << 1 | 1u << 2 | 1u << 8 | 1u << 9 | 1u << 11;
 
+// The four keys dumps print in almost every metadata, matched by whole
+// words: the index of the key spelled with its '=' at p, and its length
+// with the '=' in *size; -1 when p starts with none of them.
+int CommonMetadataKeyAt(const char* p, const char* end, size_t* size) {
+  if (end - p < 12) return -1;
+  const auto word = [](const char (&text)[9]) {
+    uint64_t v;
+    std::memcpy(&v, text, 8);
+    return v;
+  };
+  uint64_t head;
+  std::memcpy(&head, p, 8);
+  if (head == word("op_type=")) return *size = 8, 0;
+  if (head == word("op_name=")) return *size = 8, 1;
+  if (head == word("source_f") && std::memcmp(p + 8, "ile=", 4) == 0) return *size = 12, 2;
+  if (head == word("source_l") && std::memcmp(p + 8, "ine=", 4) == 0) return *size = 12, 3;
+  return -1;
+}
+
 int MetadataKeyIndex(std::string_view name) {
   for (int i = 0; i < 12; ++i) {
     if (kMetadataKeys[i] == name) return i;
@@ -943,13 +963,19 @@ bool ValueParser::SkipPlainMetadata() {
   const char* p = base + lexer_.position();
   uint32_t seen = 0;
   while (*p != '}') {
-    const char* name = p;
-    while ((*p >= 'a' && *p <= 'z') || *p == '_') ++p;
-    if (*p != '=') return false;
-    const int which = MetadataKeyIndex(std::string_view(name, static_cast<size_t>(p - name)));
+    size_t key_size;
+    int which = CommonMetadataKeyAt(p, end, &key_size);
+    if (which >= 0) {
+      p += key_size;
+    } else {
+      const char* name = p;
+      while ((*p >= 'a' && *p <= 'z') || *p == '_') ++p;
+      if (*p != '=') return false;
+      which = MetadataKeyIndex(std::string_view(name, static_cast<size_t>(p - name)));
+      ++p;
+    }
     if (which < 0 || which == kMetadataProfileType || (seen & (1u << which)) != 0) return false;
     seen |= 1u << which;
-    ++p;
     if (kMetadataStringKeys & (1u << which)) {
       if (*p != '"') return false;
       p = FindFirstOf(p + 1, end, '"', '\\', '\0', '\0');

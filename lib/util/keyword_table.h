@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/hash.h"
+
 namespace hlolint {
 
 template <typename Value>
@@ -36,7 +38,7 @@ class KeywordTable {
     for (size_t k = Hash(key) & mask_;; k = (k + 1) & mask_) {
       const Slot& s = slots_[k];
       if (s.size == 0) return missing;
-      if (s.size == key.size() && std::memcmp(s.data, key.data(), key.size()) == 0) return s.value;
+      if (s.size == key.size() && BytesEqual(s.data, key.data(), key.size())) return s.value;
     }
   }
 

@@ -90,7 +90,10 @@ ENTRY %e (x: f32[2]) -> f32[2] {
         R"m({op_kind="a"})m", R"m({profile_type={1,2}})m", R"m({source_line=1.5})m",
         R"m({stack_frame_id=3 scheduling_name="s"})m", R"m({op_name="unterminated})m",
         R"m({op_name="multi
-line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
+line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m",
+        R"m({op_types="a"})m", R"m({source_files="a"})m", R"m({source_linex=1})m", R"m({source_fil="a"})m",
+        R"m({op_name=1})m", R"m({source_line="1"})m", R"m({source_file="a" source_file="b"})m",
+        R"m({op_type="a" source_line=1 op_name="b" source_file="c"})m", R"m({op_type=)m"}) {
     CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
                           "  ROOT y = f32[2] add(x, x), metadata=") +
               metadata + "\n}\n");
@@ -123,9 +126,61 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m"}) {
     CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
                           "  ROOT y = f32[2] ") + brace + " negate(f32[2] " + brace + " x)\n}\n");
   }
+  // Operand shapes repeating the one read just before, and near misses.
+  for (const char* operands :
+       {"f32[2] %x, f32[2] %x", "f32[2] %x, f32[2] x", "f32[2] %x, f32[2]  %x", "f32[2] %x, f32[2] {0} %x",
+        "f32[2]{0} %x, f32[2]{0}%x", "f32[2] %x, f32[3] %x", "f32[2] %x, f32[2]{0} %x",
+        "f32[2] %x, f32[2] %y", "f32[2] %x, f32[2] /*c*/ %x"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  %x = f32[2]{0} parameter(0)\n"
+                          "  ROOT %y = f32[2]{0} add(") + operands + ")\n}\n");
+  }
+  // Parameter numbers: the dump form, and every form handed back.
+  for (const char* number : {"0", "1", "00", "01", "123456789", "1234567890", " 1", "1 ", "-1", "0x1",
+                             "1,", "99999999999999999999", "", "1)", "/*c*/1"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  %x = f32[2]{0} parameter(0)\n"
+                          "  %y = f32[2]{0} parameter(") + number + ")\n  ROOT %z = f32[2]{0} add(%x, %y)\n}\n");
+  }
+  // Recently read shapes sharing their first bytes, one a prefix of another,
+  // in sets of two ways, and followed by what ends a shape and what does not.
+  {
+    std::string text = "HloModule m\nENTRY e (p: f32[2,3]{1,0}, q: f32[2,3]) -> f32[2,3] {\n";
+    text += "  %p = f32[2,3]{1,0} parameter(0)\n  %q = f32[2,3]{0,1} parameter(1)\n";
+    const char* shapes[] = {"f32[2,3]{1,0}", "f32[2,3]{0,1}", "f32[2,3]", "f32[2,3]{1,0:T(2)}",
+                            "f32[2,3] {1,0}", "(f32[2,3]{1,0}, f32[2,3])", "f32[2,3]{1,0}"};
+    int n = 0;
+    for (const char* a : shapes) {
+      for (const char* b : shapes) {
+        text += "  %v" + std::to_string(n) + " = " + a + " add(" + b + " %p, " + a + " %q)\n";
+        text += "  %w" + std::to_string(n) + " = " + b + " negate(" + a + "  %p)\n";
+        ++n;
+      }
+    }
+    text += "  ROOT %r = f32[2,3]{1,0} add(f32[2,3]{1,0} %p, f32[2,3]{1,0} %p)\n}\n";
+    CheckText(text);
+  }
+  // Computation signatures: the dump form, and every form handed back.
+  for (const char* signature :
+       {"(a: f32[2], b: (f32[2], s32[])) -> f32[2]", "() -> f32[2]", "(a:f32[2]) -> f32[2]",
+        "(%a: f32[2]) -> f32[2]", "(a : f32[2]) -> f32[2]", "(a: f32[2],b: f32[2]) -> f32[2]",
+        "(a: f32[2], ) -> f32[2]", "(a: f32[2]) ->f32[2]", "(a: f32[2])-> f32[2]",
+        "(a: f32[2]) -> f32[2]{0}", "(a: f32[2]) -> f32[2] {0}", "(a: f32[2]) -> f32[3]",
+        "(a: f32[2]) f32[2]", "(ENTRY: f32[2], f32: f32[2], true: f32[]) -> f32[2]",
+        "(a: f32[2]\n) -> f32[2]", "(a: f32[2] /*c*/) -> f32[2]", "(a: f32[7]) -> f32[2]",
+        "(a: f32[2]) -> (f32[2], f32[2])", "(a: f32[2], a: f32[2]) -> f32[2]"}) {
+    for (const char* body : {" {", "{", " {\n", " /*c*/ {"}) {
+      CheckText(std::string("HloModule m\nc (p: f32[2], q: (f32[2], s32[])) -> f32[2] {\n"
+                            "  ROOT p = f32[2] parameter(0)\n}\n"
+                            "d ") + signature + body +
+                "\n  p = f32[2] parameter(0)\n  ROOT r = f32[2] negate(p)\n}\n"
+                "ENTRY e (x: f32[2]) -> f32[2] {\n  x = f32[2] parameter(0)\n"
+                "  ROOT y = f32[2] call(x), to_apply=c\n}\n");
+    }
+  }
   // Truncated in the middle of an operand list, and at a shape.
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(f32[2] x, f32[");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2");
+  CheckText("HloModule m\nc (p: f32[2]) -> f32[2] {\n  ROOT p = f32[2] parameter(0)\n}\nd (p: f32[2]");
+  CheckText("HloModule m\nc (p: f32[2]) -> f32[2] {\n  ROOT p = f32[2] parameter(0)\n}\nd (p: f32[2]) -> f32[2]");
 }
 
 TEST_CASE("fast paths: our golden inputs parse the same both ways", "[parser][fast]") {
