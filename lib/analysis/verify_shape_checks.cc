@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <span>
 
 #include "analysis/verify_text.h"
 #include "parse/attributes.h"
@@ -231,21 +232,31 @@ bool ShapeChecker::CheckCompareType(InstrId id, VerifyFinding* f) {
 
 namespace {
 
-// Shape ops whose checks depend only on the operand and result shapes, the
+// Ops whose checks depend only on the operand and result shapes, the
 // instruction's number (iota dimension, tuple index), whether its shape was
-// written, and at most the one attribute returned in *attribute.
-bool ShapeOpIsMemoizable(Opcode op, AttrName* attribute) {
+// written, and the attributes returned in *attributes (by their text).
+bool IsMemoizable(Opcode op, std::span<const AttrName>* attributes) {
+  static constexpr AttrName kDimensions[] = {AttrName::kDimensions};
+  static constexpr AttrName kSlice[] = {AttrName::kSlice};
+  static constexpr AttrName kDynamicSliceSizes[] = {AttrName::kDynamicSliceSizes};
+  static constexpr AttrName kPadding[] = {AttrName::kPadding};
+  // Dot reads its dimension numbers, the operand and result shapes (the
+  // operand count, sparse dots excluded, is in the key).
+  static constexpr AttrName kDotDimensions[] = {
+      AttrName::kLhsContractingDims, AttrName::kRhsContractingDims, AttrName::kLhsBatchDims,
+      AttrName::kRhsBatchDims};
   switch (op) {
     case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kReverse:
     case Opcode::kConcatenate: case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
-      *attribute = AttrName::kDimensions;
+      *attributes = kDimensions;
       return true;
-    case Opcode::kSlice: *attribute = AttrName::kSlice; return true;
-    case Opcode::kDynamicSlice: *attribute = AttrName::kDynamicSliceSizes; return true;
-    case Opcode::kPad: *attribute = AttrName::kPadding; return true;
+    case Opcode::kSlice: *attributes = kSlice; return true;
+    case Opcode::kDynamicSlice: *attributes = kDynamicSliceSizes; return true;
+    case Opcode::kPad: *attributes = kPadding; return true;
+    case Opcode::kDot: *attributes = kDotDimensions; return true;
     case Opcode::kReshape: case Opcode::kDynamicReshape: case Opcode::kDynamicUpdateSlice:
     case Opcode::kIota: case Opcode::kGetTupleElement: case Opcode::kTuple:
-      *attribute = AttrName::kUnknown;
+      *attributes = {};
       return true;
     default:
       return false;
@@ -258,16 +269,19 @@ uint64_t Mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull + 
 
 bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
   const Opcode op = m_.opcode(id);
-  AttrName attribute = AttrName::kUnknown;
-  if (!ShapeOpIsMemoizable(op, &attribute)) return CheckShapeOpsUncached(id, f);
-  // Dumps repeat the same (op, shapes, attribute) many times: check each
-  // combination once. Operand shape ids and the attribute text are hashed.
+  std::span<const AttrName> attributes;
+  if (!IsMemoizable(op, &attributes)) return CheckShapeOpsUncached(id, f);
+  // Dumps repeat the same (op, shapes, attributes) many times: check each
+  // combination once. Operand shape ids and the attribute texts are hashed.
   const Instruction& in = m_.instr(id);
   uint64_t operands = operands_.size();
   for (const Shape* s : operands_) operands = Mix(operands, s->id);
   uint64_t text = 0;
-  if (attribute != AttrName::kUnknown && m_.FindAttribute(id, attribute) != nullptr) {
-    text = StringViewHash()(AttributeText(m_, id, attribute)) | 1;
+  for (AttrName attribute : attributes) {
+    const uint64_t hash = m_.FindAttribute(id, attribute) != nullptr
+                              ? StringViewHash()(AttributeText(m_, id, attribute)) | 1
+                              : 0;
+    text = attributes.size() == 1 ? hash : Mix(text, hash);
   }
   const std::array<uint64_t, 4> key{
       (static_cast<uint64_t>(op) << 32) | m_.shape(id).id, operands, text,
