@@ -337,6 +337,7 @@ bool ModuleParser::ParseComputation(CompId* entry) {
   if (kind() != TokKind::kIdent && kind() != TokKind::kName) return TokenError("expects name");
   std::string_view name = tok().text;
   const uint32_t name_text_offset = static_cast<uint32_t>(name.data() - file_.data());
+  computation_names_.Prefetch(name);  // inserted after the body
   Lex();
 
   // Signature: (name shape, ...) -> shape. Only the result shape is kept.
