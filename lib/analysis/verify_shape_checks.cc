@@ -240,8 +240,9 @@ bool IsMemoizable(Opcode op, std::span<const AttrName>* attributes) {
   static constexpr AttrName kSlice[] = {AttrName::kSlice};
   static constexpr AttrName kDynamicSliceSizes[] = {AttrName::kDynamicSliceSizes};
   static constexpr AttrName kPadding[] = {AttrName::kPadding};
-  // Dot reads its dimension numbers, the operand and result shapes (the
-  // operand count, sparse dots excluded, is in the key).
+  // Dot reads its dimension numbers and the shapes (the operand count,
+  // which excludes sparse dots, is in the key); reduce its dimensions, the
+  // shapes and its reducer's signature (added to the key by the caller).
   static constexpr AttrName kDotDimensions[] = {
       AttrName::kLhsContractingDims, AttrName::kRhsContractingDims, AttrName::kLhsBatchDims,
       AttrName::kRhsBatchDims};
@@ -254,6 +255,7 @@ bool IsMemoizable(Opcode op, std::span<const AttrName>* attributes) {
     case Opcode::kDynamicSlice: *attributes = kDynamicSliceSizes; return true;
     case Opcode::kPad: *attributes = kPadding; return true;
     case Opcode::kDot: *attributes = kDotDimensions; return true;
+    case Opcode::kReduce: *attributes = kDimensions; return true;
     case Opcode::kReshape: case Opcode::kDynamicReshape: case Opcode::kDynamicUpdateSlice:
     case Opcode::kIota: case Opcode::kGetTupleElement: case Opcode::kTuple:
       *attributes = {};
@@ -282,6 +284,21 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
                               ? StringViewHash()(AttributeText(m_, id, attribute)) | 1
                               : 0;
     text = attributes.size() == 1 ? hash : Mix(text, hash);
+  }
+  if (op == Opcode::kReduce) {
+    // The reducer's parameter and result shapes, by their interned ids.
+    ProgramShapeView program;
+    std::span<const CompId> called = m_.called(id);
+    if (called.empty() || !signatures_.Get(called[0], &program) ||
+        program.result->id == kNoShape) {
+      return CheckShapeOpsUncached(id, f);
+    }
+    uint64_t signature = Mix(program.parameters.size(), program.result->id);
+    for (const Shape* s : program.parameters) {
+      if (s->id == kNoShape) return CheckShapeOpsUncached(id, f);
+      signature = Mix(signature, s->id);
+    }
+    text = Mix(text, signature);
   }
   const std::array<uint64_t, 4> key{
       (static_cast<uint64_t>(op) << 32) | m_.shape(id).id, operands, text,
