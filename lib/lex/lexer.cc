@@ -302,6 +302,11 @@ TokKind Lexer::LexToken(uint64_t skip_mask) {
       ++cur_;
       return LexIdentifier();
     }
+    if (const TokKind punctuation = kPunctuationByte[static_cast<unsigned char>(c)];
+        punctuation != TokKind::kError) {
+      ++cur_;
+      return punctuation;
+    }
     switch (c) {
       case '\0':
         if (cur_ >= end_) return TokKind::kEof;
@@ -320,7 +325,6 @@ TokKind Lexer::LexToken(uint64_t skip_mask) {
         }
         return kind;
       }
-      case '=': ++cur_; return TokKind::kEqual;
       case '<':
         if (cur_[1] == '=') {
           cur_ += 2;
@@ -328,19 +332,7 @@ TokKind Lexer::LexToken(uint64_t skip_mask) {
         }
         ++cur_;
         return Error(LexError::kUnexpectedChar);
-      case ',': ++cur_; return TokKind::kComma;
       case '%': ++cur_; return LexPercent();
-      case ':': ++cur_; return TokKind::kColon;
-      case '*': ++cur_; return TokKind::kAsterisk;
-      case '#': ++cur_; return TokKind::kOctothorp;
-      case '+': ++cur_; return TokKind::kPlus;
-      case '~': ++cur_; return TokKind::kTilde;
-      case '[': ++cur_; return TokKind::kLsquare;
-      case ']': ++cur_; return TokKind::kRsquare;
-      case '{': ++cur_; return TokKind::kLbrace;
-      case '}': ++cur_; return TokKind::kRbrace;
-      case '(': ++cur_; return TokKind::kLparen;
-      case ')': ++cur_; return TokKind::kRparen;
       case '/':
         if (cur_[1] == '*') {
           const char* comment_start = cur_;

@@ -5,6 +5,7 @@
 // the hot loops scan without bounds checks.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +14,26 @@
 #include "lex/token.h"
 
 namespace hlolint {
+
+// The token of each byte that is a token by itself, else kError.
+inline constexpr std::array<TokKind, 256> kPunctuationByte = [] {
+  std::array<TokKind, 256> table{};
+  table.fill(TokKind::kError);
+  table[','] = TokKind::kComma;
+  table['='] = TokKind::kEqual;
+  table[':'] = TokKind::kColon;
+  table['*'] = TokKind::kAsterisk;
+  table['#'] = TokKind::kOctothorp;
+  table['+'] = TokKind::kPlus;
+  table['~'] = TokKind::kTilde;
+  table['['] = TokKind::kLsquare;
+  table[']'] = TokKind::kRsquare;
+  table['{'] = TokKind::kLbrace;
+  table['}'] = TokKind::kRbrace;
+  table['('] = TokKind::kLparen;
+  table[')'] = TokKind::kRparen;
+  return table;
+}();
 
 class Lexer {
  public:
@@ -25,7 +46,16 @@ class Lexer {
   TokKind Lex(uint64_t skip_mask = 0) {
     prev_end_ = tok_.end;
     tok_.error = LexError::kNone;
-    tok_.kind = LexToken(skip_mask);
+    // Most tokens after the first of a line are one punctuation byte, read
+    // here without a call (the same tokens LexToken's switch makes of them).
+    const TokKind punctuation = kPunctuationByte[static_cast<unsigned char>(*cur_)];
+    if (punctuation != TokKind::kError) {
+      tok_.begin = static_cast<uint32_t>(cur_ - buf_);
+      ++cur_;
+      tok_.kind = punctuation;
+    } else {
+      tok_.kind = LexToken(skip_mask);
+    }
     tok_.end = static_cast<uint32_t>(cur_ - buf_);
     return tok_.kind;
   }
