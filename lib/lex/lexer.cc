@@ -375,33 +375,10 @@ TokKind Lexer::LexToken(uint64_t skip_mask) {
   }
 }
 
-TokKind Lexer::LexIdentifier() {
-  // cur_ is one past the first character.
-  const char* start = buf_ + tok_.begin;
-  while (IsIdentCharByte(*cur_)) ++cur_;
-  std::string_view ident(start, static_cast<size_t>(cur_ - start));
-  if (*cur_ == ':') {
-    tok_.text = ident;
-    ++cur_;
-    return TokKind::kName;
-  }
-  if (*cur_ == '=') {
-    tok_.text = ident;
-    ++cur_;
-    return TokKind::kAttributeName;
-  }
-  tok_.text = ident;
-  PrimitiveType type = PrimitiveTypeFromName(ident);
-  if (type != PrimitiveType::kInvalid) {
-    tok_.primitive_type = type;
-    return TokKind::kPrimitiveType;
-  }
+TokKind KeywordKind(std::string_view ident) {
   switch (ident.size()) {
     case 3:
-      if (ident == "nan") {
-        if (*cur_ == '(' && !MatchNanPayload(cur_)) return Error(LexError::kBadNanPayload);
-        return TokKind::kDecimal;
-      }
+      if (ident == "nan") return TokKind::kDecimal;
       if (ident == "inf") return TokKind::kw_inf;
       break;
     case 4:
@@ -444,6 +421,34 @@ TokKind Lexer::LexIdentifier() {
     default:
       break;
   }
+  return TokKind::kIdent;
+}
+
+TokKind Lexer::LexIdentifier() {
+  // cur_ is one past the first character.
+  const char* start = buf_ + tok_.begin;
+  while (IsIdentCharByte(*cur_)) ++cur_;
+  std::string_view ident(start, static_cast<size_t>(cur_ - start));
+  if (*cur_ == ':') {
+    tok_.text = ident;
+    ++cur_;
+    return TokKind::kName;
+  }
+  if (*cur_ == '=') {
+    tok_.text = ident;
+    ++cur_;
+    return TokKind::kAttributeName;
+  }
+  tok_.text = ident;
+  PrimitiveType type = PrimitiveTypeFromName(ident);
+  if (type != PrimitiveType::kInvalid) {
+    tok_.primitive_type = type;
+    return TokKind::kPrimitiveType;
+  }
+  if (ident.size() == 3 && ident == "nan" && *cur_ == '(' && !MatchNanPayload(cur_)) {
+    return Error(LexError::kBadNanPayload);
+  }
+  if (const TokKind keyword = KeywordKind(ident); keyword != TokKind::kIdent) return keyword;
   // Dim labels such as b01f_01io->b01f can start with a letter; the
   // identifier scan stops inside them, so re-match from the start.
   if (start[0] == 'b' || start[0] == 'f') {

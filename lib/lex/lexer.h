@@ -113,6 +113,9 @@ bool ValidStringEscapes(std::string_view raw);
 size_t FindInvalidEscape(std::string_view raw);
 // A message for a kError token, naming the offending text.
 std::string DescribeLexError(const Token& token, const char* buffer);
+// The token a word is when it is not a type and not followed by ':' or
+// '=': a keyword, `nan` (a decimal), `inf`, or kIdent (dim labels aside).
+TokKind KeywordKind(std::string_view ident);
 // Processes C escapes (\n, \", \\, octal, \x, \u, \U). Invalid escapes are
 // kept verbatim; call ValidStringEscapes first when that matters.
 std::string UnescapeString(std::string_view raw);

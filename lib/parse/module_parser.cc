@@ -452,11 +452,8 @@ const char* ModuleParser::RecentShapeAt(const char* p, ShapeFollower follower, S
     const char* q = p + r.size;
     bool follows = false;
     switch (follower) {
-      case ShapeFollower::kName:
-        follows = q[0] == ' ' && q[1] == '%';
-        break;
-      case ShapeFollower::kOpcode:
-        follows = q[0] == ' ' && IsIdentStartByte(q[1]);
+      case ShapeFollower::kWord:
+        follows = q[0] == ' ' && (q[1] == '%' || IsIdentStartByte(q[1]));
         break;
       case ShapeFollower::kListSeparator:
         follows = (q[0] == ',' || q[0] == ')') && q[1] == ' ';
@@ -861,7 +858,21 @@ const char* ModuleParser::ScanOperandName(const char* p, std::string_view* name)
     return p;
   }
   if (!IsIdentStartByte(*p)) return nullptr;
-  // A plain identifier may be a keyword or a type to the lexer: ask it.
+  // A plain identifier may be a keyword or a type to the lexer. Before ','
+  // or ')' (the operand lists dumps print) it is neither a kName nor an
+  // attribute name, so decide as LexIdentifier does.
+  const char* q = p + 1;
+  while (IsIdentCharByte(*q)) ++q;
+  if (*q == ',' || *q == ')') {
+    const std::string_view word(p, static_cast<size_t>(q - p));
+    if (PrimitiveTypeFromName(word) != PrimitiveType::kInvalid ||
+        KeywordKind(word) != TokKind::kIdent ||
+        ((*p == 'b' || *p == 'f') && MatchDimLabels(p) != nullptr)) {
+      return nullptr;
+    }
+    *name = word;
+    return q;
+  }
   Lexer lexer(file_.data(), file_.size(), static_cast<uint32_t>(p - file_.data()));
   if (lexer.Lex() != TokKind::kIdent) return nullptr;
   *name = lexer.TokenText();
@@ -887,7 +898,7 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   };
   const char* p = base + pos;
   if (!IsIdentStartByte(*p) && *p != '(') return false;
-  p = cached_shape(p, ShapeFollower::kOpcode, &head->shape);
+  p = cached_shape(p, ShapeFollower::kWord, &head->shape);
   if (p == nullptr) return false;
   const char* opcode_begin = p;
   if (!IsIdentStartByte(*p)) return false;
@@ -927,7 +938,7 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
       const char* word = p;
       while (IsIdentCharByte(*word)) ++word;
       if (*word == '[' || *p == '(') {
-        p = cached_shape(p, ShapeFollower::kName, &declared);
+        p = cached_shape(p, ShapeFollower::kWord, &declared);
         if (p == nullptr) break;
       }
       std::string_view name;

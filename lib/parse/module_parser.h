@@ -240,7 +240,8 @@ class ModuleParser : public ValueParser {
     uint32_t size = 0;
     ShapeId id = kNoShape;
   };
-  enum class ShapeFollower { kName, kOpcode, kListSeparator };
+  // What follows a shape: a blank then a name or an opcode, or `, ` / `) `.
+  enum class ShapeFollower { kWord, kListSeparator };
   std::array<RecentShape, 256> recent_shapes_{};
   const char* RecentShapeAt(const char* p, ShapeFollower follower, ShapeId* id) const;
   void RememberShape(const char* p, size_t size, ShapeId id);

@@ -134,6 +134,14 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m",
     CheckText(std::string("HloModule m\nENTRY e {\n  %x = f32[2]{0} parameter(0)\n"
                           "  ROOT %y = f32[2]{0} add(") + operands + ")\n}\n");
   }
+  // Unprefixed operand names that the lexer reads as something else.
+  for (const char* operand : {"x", "f32", "true", "nan", "inf", "ROOT", "ENTRY", "b01f_01io->b01f",
+                              "bf_io->bf", "fusion", "b0", "nan(0x1)", "x.1-2", "manual"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2]{0} parameter(0)\n"
+                          "  ROOT y = f32[2]{0} add(f32[2]{0} x, ") + operand + ")\n}\n");
+    CheckText(std::string("HloModule m\nENTRY e {\n  %") + operand + " = f32[2]{0} parameter(0)\n"
+              "  ROOT y = f32[2]{0} add(" + operand + ", " + operand + ")\n}\n");
+  }
   // Parameter numbers: the dump form, and every form handed back.
   for (const char* number : {"0", "1", "00", "01", "123456789", "1234567890", " 1", "1 ", "-1", "0x1",
                              "1,", "99999999999999999999", "", "1)", "/*c*/1"}) {
