@@ -38,11 +38,7 @@ class VerifyNamesRule : public Rule {
     const int id_bits = std::max(1, static_cast<int>(std::bit_width(n)));
     const uint64_t id_mask = (uint64_t{1} << id_bits) - 1;
     std::vector<uint64_t> keys;
-    {
-      size_t named = 0;
-      for (InstrId id = 0; id < n; ++id) named += !m.instr(id).has(Instruction::kAnonymous);
-      keys.reserve(named);
-    }
+    keys.reserve(n);  // not counting the anonymous ones first: a pass over every record
     StringViewHash hash;
     TextReleaser released(m.source(), m.begin_offset());
     for (CompId c = 0; c < m.computation_count(); ++c) {
@@ -51,6 +47,28 @@ class VerifyNamesRule : public Rule {
         released.Advance(m.instr(id).name_offset);
         keys.push_back((hash(m.name(id)) & ~id_mask) | id);
       }
+    }
+    // Most names are unique. A filter of two bits per slot, over the upper
+    // 32 bits that group the keys below, passes on only the keys whose slot
+    // another key shares (about one in eight, with 8 slots per key): every
+    // group of equal upper bits, fewer keys to sort, and small bit arrays
+    // instead of three passes over all keys.
+    {
+      const size_t slots = std::bit_ceil(std::max<size_t>(64, keys.size() * 8));
+      std::vector<uint64_t> seen(slots / 64), shared(slots / 64);
+      auto slot = [&](uint64_t key) { return static_cast<size_t>(key >> 32) & (slots - 1); };
+      for (uint64_t key : keys) {
+        const size_t s = slot(key);
+        const uint64_t bit = uint64_t{1} << (s & 63);
+        if (seen[s >> 6] & bit) shared[s >> 6] |= bit;
+        seen[s >> 6] |= bit;
+      }
+      size_t kept = 0;
+      for (uint64_t key : keys) {
+        const size_t s = slot(key);
+        if ((shared[s >> 6] >> (s & 63)) & 1) keys[kept++] = key;
+      }
+      keys.resize(kept);
     }
     RadixSortByHigh32(keys);
 

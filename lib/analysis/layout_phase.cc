@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/bitcast.h"
+#include "analysis/shape_inference.h"
 #include "parse/attributes.h"
 
 namespace hlolint {
@@ -52,15 +53,27 @@ bool SamePhysicalOrder(const Shape& a, const Shape& b) {
 LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
   assignment_evidence_ = m.is_scheduled();
   absl::flat_hash_map<std::pair<const Shape*, const Shape*>, bool> same_order;
+  // DescendingApartFromSizeOneDims per interned reshape result shape (0: not
+  // yet asked, 1: false, 2: true): dumps repeat a few reshape shapes.
+  std::vector<uint8_t> descending(m.shapes().size(), 0);
+  auto descending_apart_from_size_one_dims = [&](const Shape& shape) {
+    if (shape.id >= descending.size()) return DescendingApartFromSizeOneDims(shape);
+    if (descending[shape.id] == 0) {
+      descending[shape.id] = DescendingApartFromSizeOneDims(shape) ? 2 : 1;
+    }
+    return descending[shape.id] == 2;
+  };
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
     if (assignment_evidence_ && unassigned_evidence_) break;  // nothing left to learn
     const Opcode opcode = m.opcode(id);
-    // With assignment evidence found, only elementwise ops can add any:
-    // skip the others by their (dense) opcode, without reading the record.
-    if (assignment_evidence_ &&
-        (unassigned_evidence_ || (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode)))) {
-      continue;
-    }
+    const bool is_elementwise = IsElementwiseOpcode(opcode);
+    // Only the opcodes of the switch below can show assignment, and only
+    // elementwise ones its absence: skip the others by their (dense)
+    // opcode, without reading the record.
+    const bool may_show_assigned =
+        !assignment_evidence_ && (opcode == Opcode::kFusion || opcode == Opcode::kBitcast ||
+                                  opcode == Opcode::kReshape || opcode == Opcode::kCustomCall);
+    if (!may_show_assigned && (unassigned_evidence_ || !is_elementwise)) continue;
     if (!m.has_known_shape(id)) continue;
     const Shape& shape = m.shape(id);
     switch (opcode) {
@@ -72,7 +85,7 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
         // Front ends give a reshape the descending layout, or (torch-xla,
         // for views) a layout that makes it a bitcast of its operand.
         if (!assignment_evidence_ && shape.IsArray() && shape.has_layout &&
-            !DescendingApartFromSizeOneDims(shape) && m.operands(id).size() == 1 &&
+            !descending_apart_from_size_one_dims(shape) && m.operands(id).size() == 1 &&
             m.has_known_shape(m.operand(id, 0)) && m.shape(m.operand(id, 0)).has_layout &&
             !ReshapeIsBitcast(shape, m.shape(m.operand(id, 0)))) {
           assignment_evidence_ = true;
@@ -89,9 +102,7 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
       default:
         break;
     }
-    if (unassigned_evidence_ || (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode))) {
-      continue;
-    }
+    if (unassigned_evidence_ || !is_elementwise) continue;
     // A copy changes layouts on purpose after layout assignment
     // (ReshapeDecomposer inserts such copies; LayoutNormalization::HandleCopy
     // turns them into transposes).

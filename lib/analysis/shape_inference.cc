@@ -2,6 +2,8 @@
 // InferUnaryOpShape, InferBinaryOpShape, InferSliceShape, ...).
 #include "analysis/shape_inference.h"
 
+#include <algorithm>
+
 #include "analysis/shape_inference_util.h"
 
 namespace hlolint {
@@ -50,6 +52,24 @@ bool UnboundedShapeCache::Has(const Shape& shape) {
   if (shape.id >= state_.size()) state_.resize(shape.id + 1, 0);
   if (state_[shape.id] == 0) state_[shape.id] = HasUnboundedDimension(shape) ? 2 : 1;
   return state_[shape.id] == 2;
+}
+
+std::array<bool, kOpcodeCount + 1> MakeElementwiseOpcodeTable() {
+  std::array<bool, kOpcodeCount + 1> table{};
+  for (int i = 0; i <= kOpcodeCount; ++i) {
+    const Opcode op = static_cast<Opcode>(i);
+    table[i] = IsElementwiseUnary(op) || IsElementwiseBinary(op);
+  }
+  return table;
+}
+
+bool UnboundedShapeCache::Classify(const Module& m, InstrId id) {
+  const bool skip = !m.has_known_shape(id) || Has(m.shape(id));
+  const ShapeId shape = m.instr(id).shape;
+  if (shape == kNoShape) return skip;
+  if (shape >= skip_.size()) skip_.resize(std::max<size_t>(shape + 1, m.shapes().size()), 0);
+  skip_[shape] = skip ? 2 : 1;
+  return skip;
 }
 
 bool SameElementTypeIgnoringFpPrecision(PrimitiveType a, PrimitiveType b) {

@@ -12,12 +12,14 @@
 // caller reuses `out`).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "ir/module.h"
 #include "ir/opcode.h"
 #include "ir/shape.h"
 #include "parse/values.h"
@@ -78,10 +80,29 @@ bool HasUnboundedDimension(const Shape& shape);
 class UnboundedShapeCache {
  public:
   bool Has(const Shape& shape);
+  // True when instruction `id`'s shape is unknown (!has_known_shape) or has
+  // a `?` dimension: the checks skip it. Asked for every instruction and
+  // operand, so answered from one byte per interned shape of `m` (the same
+  // module on every call).
+  bool UnknownOrUnbounded(const Module& m, InstrId id) {
+    const ShapeId shape = m.instr(id).shape;
+    if (shape < skip_.size() && skip_[shape] != 0) return skip_[shape] == 2;
+    return Classify(m, id);
+  }
 
  private:
+  bool Classify(const Module& m, InstrId id);
   std::vector<uint8_t> state_;  // by ShapeId: 0 unknown, 1 bounded, 2 unbounded
+  std::vector<uint8_t> skip_;   // by the module's ShapeId: 0 unknown, 1 checked, 2 skipped
 };
+// IsElementwiseUnary(op) || IsElementwiseBinary(op), from a table: some
+// checks ask it of every instruction.
+std::array<bool, kOpcodeCount + 1> MakeElementwiseOpcodeTable();
+inline bool IsElementwiseOpcode(Opcode op) {
+  static const std::array<bool, kOpcodeCount + 1> kTable = MakeElementwiseOpcodeTable();
+  return kTable[static_cast<size_t>(op)];
+}
+
 // ShapeUtil::SameElementTypeIgnoringFpPrecision for element types.
 bool SameElementTypeIgnoringFpPrecision(PrimitiveType a, PrimitiveType b);
 

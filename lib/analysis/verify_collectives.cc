@@ -191,21 +191,11 @@ bool CollectiveChecker::CheckReplicaGroups(InstrId, CollectiveGroupMode mode, bo
 }
 
 bool CollectiveChecker::Check(InstrId id, VerifyFinding* f) {
-  switch (m_.opcode(id)) {
-    case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kReduceScatter:
-    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllToAll:
-    case Opcode::kRaggedAllToAll: case Opcode::kCollectivePermute:
-    case Opcode::kCollectivePermuteStart: case Opcode::kAllGatherDone:
-    case Opcode::kAllReduceDone: case Opcode::kCollectivePermuteDone:
-    case Opcode::kCollectiveBroadcast:
-      break;
-    default:
-      return true;
-  }
-  if (!m_.has_known_shape(id) || unbounded_.Has(m_.shape(id))) return true;
+  if (!IsChecked(m_.opcode(id))) return true;
+  if (unbounded_.UnknownOrUnbounded(m_, id)) return true;
   operands_.clear();
   for (InstrId op : m_.operands(id)) {
-    if (!m_.has_known_shape(op) || unbounded_.Has(m_.shape(op))) return true;
+    if (unbounded_.UnknownOrUnbounded(m_, op)) return true;
     operands_.push_back(&m_.shape(op));
   }
   arena_.Reset();

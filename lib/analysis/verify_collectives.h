@@ -26,6 +26,20 @@ class CollectiveChecker {
  public:
   explicit CollectiveChecker(const Module& module);
 
+  // The opcodes Check looks at; callers skip the others without a call.
+  static bool IsChecked(Opcode op) {
+    switch (op) {
+      case Opcode::kAllGather: case Opcode::kAllGatherStart: case Opcode::kReduceScatter:
+      case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kAllToAll:
+      case Opcode::kRaggedAllToAll: case Opcode::kCollectivePermute:
+      case Opcode::kCollectivePermuteStart: case Opcode::kAllGatherDone:
+      case Opcode::kAllReduceDone: case Opcode::kCollectivePermuteDone:
+      case Opcode::kCollectiveBroadcast:
+        return true;
+      default:
+        return false;
+    }
+  }
   // False with `*finding` on the first failed check of a collective op.
   bool Check(InstrId id, VerifyFinding* finding);
 

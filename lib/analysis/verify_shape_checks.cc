@@ -1,5 +1,9 @@
 #include "analysis/verify_shape_checks.h"
 
+#include <algorithm>
+#include <bit>
+#include <span>
+
 #include "analysis/verify_text.h"
 #include "parse/attributes.h"
 #include "util/hash.h"
@@ -46,8 +50,22 @@ bool HasShapeCheck(Opcode op) {
 
 }  // namespace
 
+namespace {
+
+// Slots of the memo caches: few for a small module (they are filled on
+// first use), up to 4096 for big ones, which repeat a few thousand
+// combinations at most.
+size_t MemoSlots(const Module& m) {
+  return std::clamp<size_t>(std::bit_ceil(m.instruction_count()), 64, 4096);
+}
+
+}  // namespace
+
 ShapeChecker::ShapeChecker(const Module& module, const ComputationSignatures& signatures)
-    : m_(module), signatures_(signatures) {}
+    : m_(module),
+      signatures_(signatures),
+      elementwise_ok_(MemoSlots(module)),
+      shape_ops_ok_(MemoSlots(module)) {}
 
 bool ShapeChecker::Fail(std::string_view check, std::string message, VerifyFinding* f,
                         AttrName attribute) {
@@ -93,9 +111,8 @@ bool ShapeChecker::Compare(InstrId id, const Shape& inferred, bool strict, std::
 }
 
 bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
-  if (!m_.has_known_shape(id)) return true;
+  if (unbounded_.UnknownOrUnbounded(m_, id)) return true;
   const Shape& result = m_.shape(id);
-  if (unbounded_.Has(result)) return true;
   const Opcode op = m_.opcode(id);
   if (m_.instr(id).attr_count != 0 && op != Opcode::kCall &&
       m_.FindAttribute(id, AttrName::kOrigin) != nullptr &&
@@ -109,14 +126,11 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
   if (!HasShapeCheck(op)) return true;
   operands_.clear();
   for (InstrId operand_id : m_.operands(id)) {
-    if (!m_.has_known_shape(operand_id)) return true;
-    const Shape& shape = m_.shape(operand_id);
-    if (unbounded_.Has(shape)) return true;
-    operands_.push_back(&shape);
+    if (unbounded_.UnknownOrUnbounded(m_, operand_id)) return true;
+    operands_.push_back(&m_.shape(operand_id));
   }
   arena_.Reset();
-  if (IsElementwiseUnary(op) || IsElementwiseBinary(op) || op == Opcode::kSelect ||
-      op == Opcode::kClamp) {
+  if (IsElementwiseOpcode(op) || op == Opcode::kSelect || op == Opcode::kClamp) {
     return CheckElementwise(id, f);
   }
   return CheckShapeOps(id, f);
@@ -131,10 +145,10 @@ bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
                               kNoShape};
   if (memo) {
     for (size_t i = 0; i < operands_.size(); ++i) key[i + 2] = operands_[i]->id;
-    if (elementwise_ok_.contains(key)) return CheckCompareType(id, f);
+    if (elementwise_ok_.Contains(key)) return CheckCompareType(id, f);
   }
   if (!CheckElementwiseShapes(id, f)) return false;
-  if (memo) elementwise_ok_.insert(key);
+  if (memo) elementwise_ok_.Insert(key);
   return CheckCompareType(id, f);
 }
 
@@ -218,21 +232,33 @@ bool ShapeChecker::CheckCompareType(InstrId id, VerifyFinding* f) {
 
 namespace {
 
-// Shape ops whose checks depend only on the operand and result shapes, the
+// Ops whose checks depend only on the operand and result shapes, the
 // instruction's number (iota dimension, tuple index), whether its shape was
-// written, and at most the one attribute returned in *attribute.
-bool ShapeOpIsMemoizable(Opcode op, AttrName* attribute) {
+// written, and the attributes returned in *attributes (by their text).
+bool IsMemoizable(Opcode op, std::span<const AttrName>* attributes) {
+  static constexpr AttrName kDimensions[] = {AttrName::kDimensions};
+  static constexpr AttrName kSlice[] = {AttrName::kSlice};
+  static constexpr AttrName kDynamicSliceSizes[] = {AttrName::kDynamicSliceSizes};
+  static constexpr AttrName kPadding[] = {AttrName::kPadding};
+  // Dot reads its dimension numbers and the shapes (the operand count,
+  // which excludes sparse dots, is in the key); reduce its dimensions, the
+  // shapes and its reducer's signature (added to the key by the caller).
+  static constexpr AttrName kDotDimensions[] = {
+      AttrName::kLhsContractingDims, AttrName::kRhsContractingDims, AttrName::kLhsBatchDims,
+      AttrName::kRhsBatchDims};
   switch (op) {
     case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kReverse:
     case Opcode::kConcatenate: case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
-      *attribute = AttrName::kDimensions;
+      *attributes = kDimensions;
       return true;
-    case Opcode::kSlice: *attribute = AttrName::kSlice; return true;
-    case Opcode::kDynamicSlice: *attribute = AttrName::kDynamicSliceSizes; return true;
-    case Opcode::kPad: *attribute = AttrName::kPadding; return true;
+    case Opcode::kSlice: *attributes = kSlice; return true;
+    case Opcode::kDynamicSlice: *attributes = kDynamicSliceSizes; return true;
+    case Opcode::kPad: *attributes = kPadding; return true;
+    case Opcode::kDot: *attributes = kDotDimensions; return true;
+    case Opcode::kReduce: *attributes = kDimensions; return true;
     case Opcode::kReshape: case Opcode::kDynamicReshape: case Opcode::kDynamicUpdateSlice:
     case Opcode::kIota: case Opcode::kGetTupleElement: case Opcode::kTuple:
-      *attribute = AttrName::kUnknown;
+      *attributes = {};
       return true;
     default:
       return false;
@@ -245,23 +271,41 @@ uint64_t Mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull + 
 
 bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
   const Opcode op = m_.opcode(id);
-  AttrName attribute = AttrName::kUnknown;
-  if (!ShapeOpIsMemoizable(op, &attribute)) return CheckShapeOpsUncached(id, f);
-  // Dumps repeat the same (op, shapes, attribute) many times: check each
-  // combination once. Operand shape ids and the attribute text are hashed.
+  std::span<const AttrName> attributes;
+  if (!IsMemoizable(op, &attributes)) return CheckShapeOpsUncached(id, f);
+  // Dumps repeat the same (op, shapes, attributes) many times: check each
+  // combination once. Operand shape ids and the attribute texts are hashed.
   const Instruction& in = m_.instr(id);
   uint64_t operands = operands_.size();
   for (const Shape* s : operands_) operands = Mix(operands, s->id);
   uint64_t text = 0;
-  if (attribute != AttrName::kUnknown && m_.FindAttribute(id, attribute) != nullptr) {
-    text = StringViewHash()(AttributeText(m_, id, attribute)) | 1;
+  for (AttrName attribute : attributes) {
+    const uint64_t hash = m_.FindAttribute(id, attribute) != nullptr
+                              ? StringViewHash()(AttributeText(m_, id, attribute)) | 1
+                              : 0;
+    text = attributes.size() == 1 ? hash : Mix(text, hash);
+  }
+  if (op == Opcode::kReduce) {
+    // The reducer's parameter and result shapes, by their interned ids.
+    ProgramShapeView program;
+    std::span<const CompId> called = m_.called(id);
+    if (called.empty() || !signatures_.Get(called[0], &program) ||
+        program.result->id == kNoShape) {
+      return CheckShapeOpsUncached(id, f);
+    }
+    uint64_t signature = Mix(program.parameters.size(), program.result->id);
+    for (const Shape* s : program.parameters) {
+      if (s->id == kNoShape) return CheckShapeOpsUncached(id, f);
+      signature = Mix(signature, s->id);
+    }
+    text = Mix(text, signature);
   }
   const std::array<uint64_t, 4> key{
       (static_cast<uint64_t>(op) << 32) | m_.shape(id).id, operands, text,
       (static_cast<uint64_t>(in.number) << 1) | (in.has(Instruction::kShapeWritten) ? 1 : 0)};
-  if (shape_ops_ok_.contains(key)) return true;
+  if (shape_ops_ok_.Contains(key)) return true;
   if (!CheckShapeOpsUncached(id, f)) return false;
-  shape_ops_ok_.insert(key);
+  shape_ops_ok_.Insert(key);
   return true;
 }
 

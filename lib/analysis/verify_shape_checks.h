@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
-
 #include "analysis/shape_inference.h"
 #include "analysis/verify_signatures.h"
 #include "ir/module.h"
@@ -58,6 +56,33 @@ class ShapeChecker {
   // Reads an integer-list attribute into `*out` (empty when absent).
   const std::vector<int64_t>& Ints(InstrId id, AttrName name, std::vector<int64_t>* out) const;
 
+  // Combinations (small integer arrays) found consistent, in a
+  // direct-mapped cache: a hit skips the checks, a miss runs them, and an
+  // evicted key only costs a check again. Cheaper per lookup than a hash
+  // set, and dumps repeat a few hundred combinations.
+  template <typename T, size_t N>
+  class ConsistentCache {
+   public:
+    using Key = std::array<T, N>;
+    // `slots`: a power of two.
+    explicit ConsistentCache(size_t slots) : mask_(slots - 1) {}
+    bool Contains(const Key& key) const { return !slots_.empty() && slots_[Slot(key)] == key; }
+    void Insert(const Key& key) {
+      if (slots_.empty()) slots_.assign(mask_ + 1, Key{kEmpty});  // no real key starts so
+      slots_[Slot(key)] = key;
+    }
+
+   private:
+    static constexpr T kEmpty = ~T{0};
+    size_t Slot(const Key& key) const {
+      uint64_t h = 0;
+      for (T v : key) h = (h ^ static_cast<uint64_t>(v)) * 0x9E3779B97F4A7C15ull + (h >> 29);
+      return static_cast<size_t>(h ^ (h >> 32)) & mask_;
+    }
+    size_t mask_;
+    std::vector<Key> slots_;
+  };
+
   const Module& m_;
   const ComputationSignatures& signatures_;
   Shape inferred_;
@@ -69,9 +94,9 @@ class ShapeChecker {
   // Elementwise (opcode, operand shapes, result shape) combinations already
   // found consistent: the shape checks of an elementwise op depend on
   // nothing else, and dumps repeat a few hundred combinations many times.
-  absl::flat_hash_set<std::array<uint32_t, 5>> elementwise_ok_;
+  ConsistentCache<uint32_t, 5> elementwise_ok_;
   // The same for the shape ops (see CheckShapeOps).
-  absl::flat_hash_set<std::array<uint64_t, 4>> shape_ops_ok_;
+  ConsistentCache<uint64_t, 4> shape_ops_ok_;
   // Scratch for attributes, reused across instructions.
   std::vector<int64_t> ints_;
   DotDimensionNumbers dot_;

@@ -138,6 +138,10 @@ std::vector<Suppression> FindSuppressions(const SourceFile& file) {
   }
   // A standalone comment silences the next code line. Walk backwards so a
   // stack of comments resolves through the one below it: linear overall.
+  // Without one, the line index (a pass over the whole text) is not needed.
+  const bool any_standalone = std::any_of(found.begin(), found.end(),
+                                          [](const Suppression& s) { return s.target_line == 0; });
+  if (!any_standalone) return found;
   const uint32_t line_count = file.LineCount();
   uint32_t next_scan_stop = line_count + 1;  // line of the previous standalone comment
   uint32_t next_target = 0;

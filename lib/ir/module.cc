@@ -13,13 +13,6 @@ std::string_view FusionKindName(FusionKind kind) {
   return "";
 }
 
-const Attribute* Module::FindAttribute(InstrId id, AttrName name) const {
-  for (const Attribute& attribute : attributes(id)) {
-    if (attribute.name == name) return &attribute;
-  }
-  return nullptr;
-}
-
 size_t Module::MemoryBytes() const {
   size_t bytes = sizeof(Module);
   bytes += instructions_.capacity() * sizeof(Instruction);
@@ -27,6 +20,7 @@ size_t Module::MemoryBytes() const {
   bytes += ids_.capacity() * sizeof(InstrId);
   bytes += order_.capacity() * sizeof(InstrId);
   bytes += opcodes_.capacity() * sizeof(Opcode);
+  bytes += shape_ptrs_.capacity() * sizeof(const Shape*);
   bytes += attributes_.capacity() * sizeof(Attribute);
   bytes += shapes_.size() * (sizeof(Shape) + 64);
   return bytes;
@@ -79,6 +73,10 @@ void Module::Builder::BuildUsers() {
   }
   m.opcodes_.resize(n);
   for (size_t id = 0; id < n; ++id) m.opcodes_[id] = instrs[id].opcode;
+  // Shapes are never moved (a deque), so the pointers stay valid; ids the
+  // table hands out later fall back to the table.
+  m.shape_ptrs_.resize(m.shapes_.size());
+  for (ShapeId s = 0; s < m.shape_ptrs_.size(); ++s) m.shape_ptrs_[s] = &m.shapes_.Get(s);
 }
 
 }  // namespace hlolint

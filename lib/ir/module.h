@@ -185,7 +185,12 @@ class Module {
     const Instruction& i = instructions_[id];
     return text(i.name_offset, i.name_size);
   }
-  const Shape& shape(InstrId id) const { return shapes_.Get(instructions_[id].shape); }
+  const Shape& shape(InstrId id) const {
+    const ShapeId s = instructions_[id].shape;
+    // Through the pointer array once the module is built: the table's
+    // deque costs index arithmetic on every one of the rules' many calls.
+    return s < shape_ptrs_.size() ? *shape_ptrs_[s] : shapes_.Get(s);
+  }
   // False when the shape was omitted and could not be inferred.
   bool has_known_shape(InstrId id) const {
     return shape(id).element_type != PrimitiveType::kInvalid;
@@ -214,7 +219,13 @@ class Module {
     const Instruction& i = instructions_[id];
     return {attributes_.data() + i.attrs_begin, i.attr_count};
   }
-  const Attribute* FindAttribute(InstrId id, AttrName name) const;
+  // Inline: rules ask for one attribute of most instructions they visit.
+  const Attribute* FindAttribute(InstrId id, AttrName name) const {
+    for (const Attribute& attribute : attributes(id)) {
+      if (attribute.name == name) return &attribute;
+    }
+    return nullptr;
+  }
   bool IsRoot(InstrId id) const { return instructions_[id].is_root(); }
   CompId parent(InstrId id) const { return instructions_[id].parent; }
 
@@ -238,6 +249,7 @@ class Module {
   std::vector<Computation> computations_;
   std::vector<Instruction> instructions_;
   std::vector<Opcode> opcodes_;  // instructions_[id].opcode, filled by BuildUsers
+  std::vector<const Shape*> shape_ptrs_;  // &shapes_.Get(id), filled by BuildUsers
   // Per instruction, in id order: operands, control predecessors, called
   // computations (CompIds), users.
   std::vector<uint32_t> ids_;
@@ -260,9 +272,9 @@ struct Module::Builder {
   std::vector<InstrId>& order() { return m.order_; }
   std::vector<Attribute>& attributes() { return m.attributes_; }
   ShapeTable& shapes() { return m.shapes_; }
-  // Fills every instruction's user list from the operand lists, and the
-  // dense opcode array; the last step of building. Until then users() is
-  // empty.
+  // Fills every instruction's user list from the operand lists, the dense
+  // opcode array and the shape pointers; the last step of building. Until
+  // then users() is empty.
   void BuildUsers();
 };
 
