@@ -1122,7 +1122,10 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
           i < params.size() ? params[i] : &shape(shapes_->MakeArray(PrimitiveType::kF32, kDummyDims)));
     }
   } else {
-    for (InstrId operand : s.operands) s.operand_shapes.push_back(&module_->shape(operand));
+    // The shape table directly: the module's pointer array is filled later.
+    for (InstrId operand : s.operands) {
+      s.operand_shapes.push_back(&shape(builder_->instructions()[operand].shape));
+    }
   }
 
   // Attribute requirements that depend on operands.
