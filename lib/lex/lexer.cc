@@ -375,6 +375,10 @@ TokKind Lexer::LexToken(uint64_t skip_mask) {
   }
 }
 
+namespace {
+
+// The token a word is when it is not a type and not followed by ':' or
+// '=': a keyword, `nan` (a decimal), `inf`, or kIdent (dim labels aside).
 TokKind KeywordKind(std::string_view ident) {
   switch (ident.size()) {
     case 3:
@@ -424,41 +428,49 @@ TokKind KeywordKind(std::string_view ident) {
   return TokKind::kIdent;
 }
 
+}  // namespace
+
+TokKind ClassifyWord(std::string_view word, PrimitiveType* type, const char** dim_labels_end) {
+  *type = PrimitiveTypeFromName(word);
+  if (*type != PrimitiveType::kInvalid) return TokKind::kPrimitiveType;
+  if (const TokKind keyword = KeywordKind(word); keyword != TokKind::kIdent) return keyword;
+  // Dim labels such as b01f_01io->b01f can start with a letter; the
+  // identifier scan stops inside them, so re-match from the start.
+  if (word[0] == 'b' || word[0] == 'f') {
+    if (const char* end = MatchDimLabels(word.data())) {
+      *dim_labels_end = end;
+      return TokKind::kDimLabels;
+    }
+  }
+  return TokKind::kIdent;
+}
+
 TokKind Lexer::LexIdentifier() {
   // cur_ is one past the first character.
   const char* start = buf_ + tok_.begin;
   while (IsIdentCharByte(*cur_)) ++cur_;
   std::string_view ident(start, static_cast<size_t>(cur_ - start));
+  tok_.text = ident;
   if (*cur_ == ':') {
-    tok_.text = ident;
     ++cur_;
     return TokKind::kName;
   }
   if (*cur_ == '=') {
-    tok_.text = ident;
     ++cur_;
     return TokKind::kAttributeName;
-  }
-  tok_.text = ident;
-  PrimitiveType type = PrimitiveTypeFromName(ident);
-  if (type != PrimitiveType::kInvalid) {
-    tok_.primitive_type = type;
-    return TokKind::kPrimitiveType;
   }
   if (ident.size() == 3 && ident == "nan" && *cur_ == '(' && !MatchNanPayload(cur_)) {
     return Error(LexError::kBadNanPayload);
   }
-  if (const TokKind keyword = KeywordKind(ident); keyword != TokKind::kIdent) return keyword;
-  // Dim labels such as b01f_01io->b01f can start with a letter; the
-  // identifier scan stops inside them, so re-match from the start.
-  if (start[0] == 'b' || start[0] == 'f') {
-    if (const char* end = MatchDimLabels(start)) {
-      cur_ = end;
-      tok_.text = std::string_view(start, static_cast<size_t>(end - start));
-      return TokKind::kDimLabels;
-    }
+  PrimitiveType type;
+  const char* dim_labels_end = nullptr;
+  const TokKind kind = ClassifyWord(ident, &type, &dim_labels_end);
+  if (kind == TokKind::kPrimitiveType) tok_.primitive_type = type;
+  if (kind == TokKind::kDimLabels) {
+    cur_ = dim_labels_end;
+    tok_.text = std::string_view(start, static_cast<size_t>(dim_labels_end - start));
   }
-  return TokKind::kIdent;
+  return kind;
 }
 
 TokKind Lexer::LexPercent() {

@@ -113,9 +113,10 @@ bool ValidStringEscapes(std::string_view raw);
 size_t FindInvalidEscape(std::string_view raw);
 // A message for a kError token, naming the offending text.
 std::string DescribeLexError(const Token& token, const char* buffer);
-// The token a word is when it is not a type and not followed by ':' or
-// '=': a keyword, `nan` (a decimal), `inf`, or kIdent (dim labels aside).
-TokKind KeywordKind(std::string_view ident);
+// The token an identifier `word` (in NUL-terminated text) starts when not
+// followed by ':' or '=', as the lexer decides it: a primitive type (in
+// *type), a keyword, dim labels (running on to *dim_labels_end), or kIdent.
+TokKind ClassifyWord(std::string_view word, PrimitiveType* type, const char** dim_labels_end);
 // Processes C escapes (\n, \", \\, octal, \x, \u, \U). Invalid escapes are
 // kept verbatim; call ValidStringEscapes first when that matters.
 std::string UnescapeString(std::string_view raw);

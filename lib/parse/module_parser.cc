@@ -497,9 +497,7 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
     while (IsIdentCharByte(*p)) ++p;
     if (p[0] != ':' || p[1] != ' ') break;
     ShapeId param;
-    const char* shape = p + 2;
-    p = RecentShapeAt(shape, ShapeFollower::kListSeparator, &param);
-    if (p == nullptr) p = CachedShapeAt(shape, &param);
+    p = KnownShapeAt(p + 2, ShapeFollower::kListSeparator, &param);
     if (p == nullptr) break;
     params->push_back(param);
     if (*p == ')') {
@@ -860,16 +858,14 @@ const char* ModuleParser::ScanOperandName(const char* p, std::string_view* name)
   if (!IsIdentStartByte(*p)) return nullptr;
   // A plain identifier may be a keyword or a type to the lexer. Before ','
   // or ')' (the operand lists dumps print) it is neither a kName nor an
-  // attribute name, so decide as LexIdentifier does.
+  // attribute name, so the lexer's ClassifyWord decides.
   const char* q = p + 1;
   while (IsIdentCharByte(*q)) ++q;
   if (*q == ',' || *q == ')') {
     const std::string_view word(p, static_cast<size_t>(q - p));
-    if (PrimitiveTypeFromName(word) != PrimitiveType::kInvalid ||
-        KeywordKind(word) != TokKind::kIdent ||
-        ((*p == 'b' || *p == 'f') && MatchDimLabels(p) != nullptr)) {
-      return nullptr;
-    }
+    PrimitiveType type;
+    const char* dim_labels_end;
+    if (ClassifyWord(word, &type, &dim_labels_end) != TokKind::kIdent) return nullptr;
     *name = word;
     return q;
   }
@@ -891,14 +887,13 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   if (shape_cache_ == nullptr || depth_ + 2 > limits_.max_nesting_depth) return false;
   const char* const base = file_.data();
   // A shape the module has used before, by its exact text, then one space.
-  auto cached_shape = [&](const char* p, ShapeFollower follower, ShapeId* id) -> const char* {
-    const char* q = RecentShapeAt(p, follower, id);
-    if (q == nullptr) q = CachedShapeAt(p, id);
+  auto cached_shape = [&](const char* p, ShapeId* id) -> const char* {
+    const char* q = KnownShapeAt(p, ShapeFollower::kWord, id);
     return q != nullptr && *q == ' ' ? q + 1 : nullptr;
   };
   const char* p = base + pos;
   if (!IsIdentStartByte(*p) && *p != '(') return false;
-  p = cached_shape(p, ShapeFollower::kWord, &head->shape);
+  p = cached_shape(p, &head->shape);
   if (p == nullptr) return false;
   const char* opcode_begin = p;
   if (!IsIdentStartByte(*p)) return false;
@@ -938,7 +933,7 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
       const char* word = p;
       while (IsIdentCharByte(*word)) ++word;
       if (*word == '[' || *p == '(') {
-        p = cached_shape(p, ShapeFollower::kWord, &declared);
+        p = cached_shape(p, &declared);
         if (p == nullptr) break;
       }
       std::string_view name;

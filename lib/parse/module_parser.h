@@ -247,6 +247,11 @@ class ModuleParser : public ValueParser {
   void RememberShape(const char* p, size_t size, ShapeId id);
   // The shape cached under the text at p (ShapeTextEnd), or null.
   const char* CachedShapeAt(const char* p, ShapeId* id);
+  // A recent shape, else a cached one: where the shape at p ends, or null.
+  const char* KnownShapeAt(const char* p, ShapeFollower follower, ShapeId* id) {
+    const char* end = RecentShapeAt(p, follower, id);
+    return end != nullptr ? end : CachedShapeAt(p, id);
+  }
   // Scope tables are kept and cleared rather than destroyed, so parsing
   // thousands of small computations does not allocate a map for each.
   size_t scope_depth_ = 0;

@@ -938,6 +938,8 @@ constexpr uint32_t kMetadataStringKeys = 1u << 0 | 1u << 1 | 1u << 2 | 1u << 8 |
 // The four keys dumps print in almost every metadata, matched by whole
 // words: the index of the key spelled with its '=' at p, and its length
 // with the '=' in *size; -1 when p starts with none of them.
+static_assert(kMetadataKeys[0] == "op_type" && kMetadataKeys[1] == "op_name" &&
+              kMetadataKeys[2] == "source_file" && kMetadataKeys[3] == "source_line");
 int CommonMetadataKeyAt(const char* p, const char* end, size_t* size) {
   if (end - p < 12) return -1;
   const auto word = [](const char (&text)[9]) {

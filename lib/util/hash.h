@@ -1,5 +1,5 @@
-// A fast hash and equality for short strings (names, keywords). Debian's Abseil hashes
-// std::string_view through std::hash, which is several times slower.
+// A fast hash and equality for short strings (names, keywords). Debian's
+// Abseil hashes std::string_view through std::hash, several times slower.
 #pragma once
 
 #include <cstdint>
