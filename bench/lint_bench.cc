@@ -9,7 +9,6 @@
 // (best and median of the runs, and the per-run range).
 //
 //   lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] FILE...
-#include <malloc.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -22,6 +21,7 @@
 #include <vector>
 
 #include "engine/lint.h"
+#include "memory/allocator.h"
 #include "fmt/format.h"
 #include "parse/parser.h"
 #include "rules/registry.h"
@@ -49,10 +49,8 @@ uint64_t CountNewlines(const SourceFile& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Large blocks (IR arrays, analyses, scratch) come from mmap and go back
-  // to the system when freed; glibc's default raises this threshold after
-  // the first big free, and freed scratch would then stay resident.
-  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  // hlolint's own memory policy (lib/memory/allocator.h).
+  hlolint::ReturnBigFreedBlocks();
   int runs = 3;
   std::string mode = "all";
   std::string without;

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "analysis/analyses.h"
+#include "memory/allocator.h"
 #include "analysis/in_place.h"
 #include "analysis/reachability.h"
 #include "analysis/side_effects.h"
@@ -96,10 +97,8 @@ int main(int argc, char** argv) {
     std::cerr << "usage: memory_profile FILE\n";
     return 2;
   }
-  // Large blocks (IR arrays, analyses, scratch) come from mmap and go back
-  // to the system when freed; glibc's default raises this threshold after
-  // the first big free, and freed scratch would then stay resident.
-  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  // hlolint's own memory policy (lib/memory/allocator.h).
+  hlolint::ReturnBigFreedBlocks();
   const std::vector<const Rule*> rules = AllRules();
   ResetPeak();
   Print("start", 1);

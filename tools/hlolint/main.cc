@@ -3,7 +3,7 @@
 #include <exception>
 #include <iostream>
 
-#include "allocator.h"
+#include "memory/allocator.h"
 #include "cli_options.h"
 #include "exit_status.h"
 #include "runner.h"

@@ -14,7 +14,7 @@
 #include <memory>
 #include <thread>
 
-#include "allocator.h"
+#include "memory/allocator.h"
 #include "engine/baseline.h"
 #include "engine/config.h"
 #include "engine/dump_sequence.h"

@@ -1,6 +1,9 @@
-// glibc malloc settings for hlolint: how long freed memory stays resident.
+// Memory policy of hlolint's executables: how long freed memory stays
+// resident (glibc malloc settings) and which blocks get huge pages
+// (huge_page_new.cc, linked into each executable).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +28,14 @@ void ReturnBigFreedBlocks();
 // once. `sizes` are the input sizes in bytes; unknown (streams) counts as
 // large.
 void KeepFreedMemoryIfInputsAreSmall(const std::vector<uint64_t>& sizes);
+
+// Blocks at least this big are advised to use transparent huge pages: one
+// allocation of 4 MB holds at least one whole aligned 2 MB page.
+inline constexpr std::size_t kHugePageAdviceBytes = std::size_t{4} << 20;
+
+// Asks the kernel for transparent huge pages on the whole pages of
+// [block, block + size). Only advice: ignored where THP is off.
+void AdviseHugePages(void* block, std::size_t size);
 
 // The size of `path` if it is a regular file, else UINT64_MAX.
 uint64_t RegularFileSize(const std::string& path);

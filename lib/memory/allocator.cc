@@ -1,7 +1,9 @@
-#include "allocator.h"
+#include "memory/allocator.h"
 
 #include <malloc.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <limits>
@@ -18,6 +20,14 @@ void KeepFreedMemoryIfInputsAreSmall(const std::vector<uint64_t>& sizes) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   // Free memory at the top of a heap is given back only past this much.
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
+
+void AdviseHugePages(void* block, std::size_t size) {
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  // A big block is mmap'd by malloc: its first page starts just before it.
+  const uintptr_t first = reinterpret_cast<uintptr_t>(block) / page * page;
+  const uintptr_t end = reinterpret_cast<uintptr_t>(block) + size;
+  ::madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);
 }
 
 uint64_t RegularFileSize(const std::string& path) {
