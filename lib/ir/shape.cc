@@ -150,19 +150,6 @@ const Shape* Subshape(const Shape& shape, std::span<const int64_t> index) {
 
 namespace {
 
-void ForEachLeafImpl(const Shape& shape, ShapeIndex& index,
-                     const std::function<void(const ShapeIndex&, const Shape&)>& fn) {
-  if (!shape.IsTuple()) {
-    fn(index, shape);
-    return;
-  }
-  for (size_t i = 0; i < shape.tuple_shapes.size(); ++i) {
-    index.push_back(static_cast<int64_t>(i));
-    ForEachLeafImpl(*shape.tuple_shapes[i], index, fn);
-    index.pop_back();
-  }
-}
-
 bool SameFpClass(PrimitiveType a, PrimitiveType b) {
   if (IsFloatingPoint(a) && IsFloatingPoint(b)) return true;
   if (IsComplex(a) && IsComplex(b)) return true;
@@ -170,12 +157,6 @@ bool SameFpClass(PrimitiveType a, PrimitiveType b) {
 }
 
 }  // namespace
-
-void ForEachLeaf(const Shape& shape,
-                 const std::function<void(const ShapeIndex&, const Shape&)>& fn) {
-  ShapeIndex index;
-  ForEachLeafImpl(shape, index, fn);
-}
 
 bool LayoutsEqual(const Layout& a, const Layout& b, const ShapeEqualOptions& options) {
   if (a.minor_to_major != b.minor_to_major) return false;

@@ -88,9 +88,11 @@ std::optional<int64_t> ElementCount(const Shape& shape);
 int64_t LeafCount(const Shape& shape);
 // Subshape at `index`, or nullptr when the index is invalid.
 const Shape* Subshape(const Shape& shape, std::span<const int64_t> index);
-// All leaf (non-tuple) subshapes with their indices, in order.
-void ForEachLeaf(const Shape& shape,
-                 const std::function<void(const ShapeIndex&, const Shape&)>& fn);
+// All leaf (non-tuple) subshapes with their indices, in order; `fn` is
+// called as fn(const ShapeIndex&, const Shape&). A template, not a
+// std::function: the analyses call it for every fusion output.
+template <typename Fn>
+void ForEachLeaf(const Shape& shape, Fn&& fn);
 
 // XLA's ShapeUtil::Compatible: equal ignoring layouts and dynamic flags.
 bool Compatible(const Shape& a, const Shape& b);
@@ -157,5 +159,26 @@ class ShapeTable {
   std::deque<Shape> shapes_;
   absl::flat_hash_set<ShapeId, Hash, Eq> index_;
 };
+
+namespace shape_internal {
+template <typename Fn>
+void ForEachLeafImpl(const Shape& shape, ShapeIndex& index, Fn& fn) {
+  if (!shape.IsTuple()) {
+    fn(static_cast<const ShapeIndex&>(index), shape);
+    return;
+  }
+  for (size_t i = 0; i < shape.tuple_shapes.size(); ++i) {
+    index.push_back(static_cast<int64_t>(i));
+    ForEachLeafImpl(*shape.tuple_shapes[i], index, fn);
+    index.pop_back();
+  }
+}
+}  // namespace shape_internal
+
+template <typename Fn>
+void ForEachLeaf(const Shape& shape, Fn&& fn) {
+  ShapeIndex index;
+  shape_internal::ForEachLeafImpl(shape, index, fn);
+}
 
 }  // namespace hlolint
