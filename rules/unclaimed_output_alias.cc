@@ -106,6 +106,25 @@ std::string OperandLeafKey(int64_t operand, const ShapeIndex& index) {
   return StrCat(operand, ":", ShapeIndexToString(index));
 }
 
+// LayoutPhase's verdict, computed on first use.
+class LayoutsAssigned {
+ public:
+  LayoutsAssigned(RuleContext& ctx, bool dump_says) : ctx_(ctx), dump_says_(dump_says) {}
+  bool operator()() {
+    if (!known_) {
+      value_ = ctx_.analyses().Get<LayoutPhase>().LayoutsAssigned(dump_says_);
+      known_ = true;
+    }
+    return value_;
+  }
+
+ private:
+  RuleContext& ctx_;
+  bool dump_says_;
+  bool known_ = false;
+  bool value_ = false;
+};
+
 struct OperandLeaf {
   int64_t operand;
   ShapeIndex index;
@@ -137,7 +156,9 @@ class UnclaimedOutputAliasRule : public Rule {
     const bool dump_says = dump != nullptr && LayoutPhase::PassNamesImplyAssignedLayouts(
                                                   dump->pipeline, dump->after_pass,
                                                   dump->before_pass);
-    const bool layouts_assigned = ctx.analyses().Get<LayoutPhase>().LayoutsAssigned(dump_says);
+    // Asked only when a layout comparison could change a finding: most
+    // modules never need LayoutPhase's pass over the module.
+    LayoutsAssigned layouts_assigned{ctx, dump_says};
     for (size_t i = 0; i < aliasing.sites().size(); ++i) {
       CheckSite(ctx, aliasing, i, writes_through, layouts_assigned);
     }
@@ -146,7 +167,7 @@ class UnclaimedOutputAliasRule : public Rule {
  private:
   static void CheckSite(RuleContext& ctx, const CustomCallAliasing& aliasing, size_t site_index,
                         const absl::flat_hash_set<std::string>& writes_through,
-                        bool layouts_assigned) {
+                        LayoutsAssigned& layouts_assigned) {
     const AliasingCallSite& site = aliasing.sites()[site_index];
     const int64_t operand_count = static_cast<int64_t>(site.operand_shapes.size());
     const bool ignore_buffer = site.target == "Pin" || site.target == "Unpin";
@@ -209,12 +230,13 @@ class UnclaimedOutputAliasRule : public Rule {
     if (!configured && IsXlaInternalCustomCallTarget(site.target)) return;
     if (!configured && array_claims == 0 && !aliasing.HasKernelClaims(site.kernel_key)) return;
 
+    const bool layouts_are_assigned = layouts_assigned();
     // Unclaimed operand leaves by shape, for same-shaped candidates.
     absl::flat_hash_map<std::string, std::vector<OperandLeaf>> free_operands;
     for (int64_t op = 0; op < operand_count; ++op) {
       ForEachLeaf(*site.operand_shapes[op], [&](const ShapeIndex& index, const Shape& leaf) {
         if (!leaf.IsArray() || claimed_operands.contains(OperandLeafKey(op, index))) return;
-        free_operands[ShapeKey(leaf, layouts_assigned)].push_back({op, index, &leaf});
+        free_operands[ShapeKey(leaf, layouts_are_assigned)].push_back({op, index, &leaf});
       });
     }
     if (free_operands.empty()) return;
@@ -222,7 +244,7 @@ class UnclaimedOutputAliasRule : public Rule {
     ForEachLeaf(*site.result, [&](const ShapeIndex& index, const Shape& leaf) {
       if (!leaf.IsArray() || ElementCount(leaf).value_or(0) == 0) return;
       if (claimed_outputs.contains(ShapeIndexToString(index))) return;
-      auto candidates = free_operands.find(ShapeKey(leaf, layouts_assigned));
+      auto candidates = free_operands.find(ShapeKey(leaf, layouts_are_assigned));
       if (candidates == free_operands.end()) return;
       // (c): another call of the same kernel claims this output, of this shape.
       const TargetClaim* other = aliasing.FindKernelClaim(site.kernel_key, index);
@@ -266,7 +288,7 @@ class UnclaimedOutputAliasRule : public Rule {
   static bool ValidateClaim(RuleContext& ctx, const AliasingCallSite& site,
                             const AliasClaim& claim, const Shape* output, const Shape* operand,
                             bool operand_ok, int64_t operand_count, bool ignore_buffer,
-                            bool layouts_assigned) {
+                            LayoutsAssigned& layouts_assigned) {
     const std::string head = StrCat("output_to_operand_aliasing entry ", Entry(claim),
                                     " of custom call '", site.target, "' ");
     std::string problem;
@@ -292,9 +314,10 @@ class UnclaimedOutputAliasRule : public Rule {
                          ": XLA's verifier requires equal shapes (unless frontend attribute "
                          "xla_skip_custom_call_alias_shape_check is set)");
         note_at = site.operand_producers[claim.operand];
-      } else if (layouts_assigned && LayoutsWritten(*output) && LayoutsWritten(*operand) &&
+      } else if (LayoutsWritten(*output) && LayoutsWritten(*operand) &&
                  !AliasShapesEqual(*output, *operand, ignore_buffer,
-                                   /*layout_sensitive=*/true)) {
+                                   /*layout_sensitive=*/true) &&
+                 layouts_assigned()) {
         problem = StrCat("aliases output ", ShapeToString(*output), " with operand ",
                          ShapeToString(*operand),
                          ": the layouts differ, which XLA's layout-sensitive verifier rejects "

@@ -4,6 +4,7 @@
 // XLA's late-binding rules, HandleCopyStart/HandleCopyDone).
 #include <initializer_list>
 
+#include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
 #include "analysis/verify_signatures.h"
 #include "parse/attributes.h"
@@ -54,13 +55,19 @@ class VerifyAsyncPairsRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
+    const OpcodeIndex& index = ctx.analyses().Get<OpcodeIndex>();
     std::vector<uint8_t> async_computation(m.computation_count(), 0);
-    for (InstrId id = 0; id < m.instruction_count(); ++id) {
-      if (m.opcode(id) == Opcode::kAsyncStart && !m.called(id).empty()) {
-        async_computation[m.called(id)[0]] = 1;
-      }
+    for (InstrId id : index.Of(Opcode::kAsyncStart)) {
+      if (!m.called(id).empty()) async_computation[m.called(id)[0]] = 1;
     }
-    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    // The opcodes CheckPairs and CheckShapes look at, in id order.
+    using O = Opcode;
+    const std::vector<InstrId> checked = index.Collect(
+        {O::kAsyncStart, O::kAsyncUpdate, O::kAsyncDone, O::kAllReduceStart, O::kAllReduceDone,
+         O::kAllGatherStart, O::kAllGatherDone, O::kCopyStart, O::kCopyDone,
+         O::kCollectivePermuteStart, O::kCollectivePermuteDone, O::kSend, O::kRecv,
+         O::kSendDone, O::kRecvDone});
+    for (InstrId id : checked) {
       if (!CheckPairs(ctx, id, async_computation)) continue;
       CheckShapes(ctx, id);
     }

@@ -3,6 +3,7 @@
 // CheckFusionInstruction), composite calls carry their attributes, and
 // called computations run on the caller's execution thread
 // (InstructionVerifier::Preprocess, CheckCallableInstructionThreadName).
+#include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
 #include "analysis/verify_signatures.h"
 #include "parse/attributes.h"
@@ -33,7 +34,18 @@ class VerifyCallSignatureRule : public Rule {
                    "[HloVerifier::Run] Module entry computation cannot be a fusion computation");
     }
     const ComputationSignatures& sigs = ctx.analyses().Get<ComputationSignatures>();
-    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    const OpcodeIndex& index = ctx.analyses().Get<OpcodeIndex>();
+    // With one execution thread (the usual case) no thread check can fail:
+    // only the four caller opcodes need a visit.
+    std::vector<InstrId> visited;
+    if (OneThread(m)) {
+      index.Collect({Opcode::kCall, Opcode::kWhile, Opcode::kConditional, Opcode::kFusion},
+                    &visited);
+    } else {
+      visited.resize(m.instruction_count());
+      for (InstrId id = 0; id < visited.size(); ++id) visited[id] = id;
+    }
+    for (InstrId id : visited) {
       if (!CheckThreads(ctx, id)) continue;
       switch (m.opcode(id)) {
         case Opcode::kCall: CheckCall(ctx, sigs, id); break;
@@ -48,6 +60,13 @@ class VerifyCallSignatureRule : public Rule {
  private:
   static std::string_view Thread(const Module& m, CompId c) {
     return m.computation(c).execution_thread;
+  }
+
+  static bool OneThread(const Module& m) {
+    for (CompId c = 1; c < m.computation_count(); ++c) {
+      if (Thread(m, c) != Thread(m, 0)) return false;
+    }
+    return true;
   }
 
   // Thread names: to_apply (Preprocess), called computations of non-async

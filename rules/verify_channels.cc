@@ -2,6 +2,7 @@
 // send/recv and its done op agree on is_host_transfer; host-transfer
 // send/recv ops sharing a channel are identical up to their operands).
 #include "absl/container/flat_hash_map.h"
+#include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
 #include "analysis/verify_text.h"
 #include "parse/attributes.h"
@@ -23,12 +24,10 @@ class VerifyChannelsRule : public Rule {
     const Module& m = ctx.module();
     // Host-transfer send/recv(-done) by (channel, opcode): the first one seen.
     absl::flat_hash_map<std::pair<int64_t, int>, InstrId> first_host_transfer;
-    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    const std::vector<InstrId> transfers = ctx.analyses().Get<OpcodeIndex>().Collect(
+        {Opcode::kSend, Opcode::kRecv, Opcode::kSendDone, Opcode::kRecvDone});
+    for (InstrId id : transfers) {
       const Opcode op = m.opcode(id);
-      if (op != Opcode::kSend && op != Opcode::kRecv && op != Opcode::kSendDone &&
-          op != Opcode::kRecvDone) {
-        continue;
-      }
       const bool host = BoolAttr(m, id, AttrName::kIsHostTransfer).value_or(false);
       if (op == Opcode::kSend || op == Opcode::kRecv) {
         std::span<const InstrId> users = m.users(id);

@@ -3,6 +3,7 @@
 // GetCollectiveOpGroupMode, CheckCommonAllGatherInvariants,
 // HandleReduceScatter, HandleAllToAll, HandleRaggedAllToAll,
 // CheckInplaceCollectivePermute, CheckDuplicatedSourceOrTarget).
+#include "analysis/opcode_index.h"
 #include "analysis/verify_collectives.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -23,8 +24,9 @@ class VerifyCollectivesRule : public Rule {
     const Module& m = ctx.module();
     CollectiveChecker checker(m);
     VerifyFinding finding;
-    for (InstrId id = 0; id < m.instruction_count(); ++id) {
-      if (!CollectiveChecker::IsChecked(m.opcode(id))) continue;  // dense opcodes: no call
+    const std::vector<InstrId> collectives =
+        ctx.analyses().Get<OpcodeIndex>().Collect(&CollectiveChecker::IsChecked);
+    for (InstrId id : collectives) {
       if (checker.Check(id, &finding)) continue;
       std::string message = StrCat("[", finding.check, "] ", finding.message);
       if (finding.attribute != AttrName::kUnknown) {

@@ -13,6 +13,7 @@
 // bitcasts, and scheduler tests carry such bitcasts.
 #include <optional>
 
+#include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -35,12 +36,11 @@ class VerifyLayoutRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
-    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    const std::vector<InstrId> checked = ctx.analyses().Get<OpcodeIndex>().Collect(
+        {Opcode::kDynamicSlice, Opcode::kConcatenate, Opcode::kCopy, Opcode::kCopyStart,
+         Opcode::kBitcast});
+    for (InstrId id : checked) {
       const Opcode op = m.opcode(id);
-      if (op != Opcode::kDynamicSlice && op != Opcode::kConcatenate && op != Opcode::kCopy &&
-          op != Opcode::kCopyStart && op != Opcode::kBitcast) {
-        continue;
-      }
       if (!m.has_known_shape(id)) continue;
       switch (op) {
         case Opcode::kDynamicSlice: case Opcode::kConcatenate: CheckPreserved(ctx, id); break;

@@ -1,5 +1,6 @@
 #include "analysis/custom_call_aliasing.h"
 
+#include "analysis/opcode_index.h"
 #include "parse/attributes.h"
 #include "util/strings.h"
 
@@ -54,11 +55,11 @@ bool IsXlaInternalCustomCallTarget(std::string_view target) {
   return false;
 }
 
-CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& /*analyses*/) {
+CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
   // Custom calls that are the root of a (non-sugar) async computation.
   absl::flat_hash_map<InstrId, InstrId> wrapping_start;
-  for (InstrId id = 0; id < m.instruction_count(); ++id) {
-    if (m.opcode(id) != Opcode::kAsyncStart) continue;  // dense opcodes: skip the record
+  const OpcodeIndex& index = analyses.Get<OpcodeIndex>();
+  for (InstrId id : index.Of(Opcode::kAsyncStart)) {
     const Instruction& in = m.instr(id);
     if (in.has(Instruction::kAsyncSugar)) continue;
     if (m.called(id).empty()) continue;
@@ -67,9 +68,7 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& /*analyses*/) 
   }
 
   TextReleaser released(m.source(), m.begin_offset());  // attributes are read in text order
-  for (InstrId id = 0; id < m.instruction_count(); ++id) {
-    const Opcode op = m.opcode(id);
-    if (op != Opcode::kCustomCall && op != Opcode::kAsyncStart) continue;
+  for (InstrId id : index.Collect({Opcode::kCustomCall, Opcode::kAsyncStart})) {
     const Instruction& in = m.instr(id);
     const bool sugar_start = in.opcode == Opcode::kAsyncStart &&
                              in.has(Instruction::kAsyncSugar) &&

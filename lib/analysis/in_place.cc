@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 
+#include "analysis/opcode_index.h"
 #include "parse/attributes.h"
 
 namespace hlolint {
@@ -92,14 +93,15 @@ bool IsLayoutOnlyBlocker(Opcode opcode) {
 
 // ---------------------------------------------------------------- InPlacePairs
 
-InPlacePairs::InPlacePairs(const Module& module, Analyses&) : m_(module) {
+InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses) : m_(module) {
   const size_t n = m_.instruction_count();
   ranges_.resize(n);
   state_.assign(n, 0);
-  // Aliasing attributes are read in id (= text) order; release behind.
+  // MayBeInPlace's opcodes, in id order: aliasing attributes are read in
+  // text order, and the text behind is released.
+  const std::vector<InstrId> candidates = analyses.Get<OpcodeIndex>().Collect(&MayBeInPlace);
   TextReleaser released(m_.source(), m_.begin_offset());
-  for (InstrId id = 0; id < n; ++id) {
-    if (!MayBeInPlace(m_.opcode(id))) continue;  // no pairs; skip the record
+  for (InstrId id : candidates) {
     released.Advance(m_.instr(id).name_offset);
     Compute(id);
   }
@@ -292,8 +294,8 @@ ValueRef FollowExtended(const Module& m, ValueRef value, std::vector<InstrId>* b
 ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses) {
   const InPlacePairs& table = analyses.Get<InPlacePairs>();
   ranges_.resize(m.instruction_count());
-  for (InstrId fusion = 0; fusion < m.instruction_count(); ++fusion) {
-    if (m.opcode(fusion) != Opcode::kFusion || m.called(fusion).empty()) continue;
+  for (InstrId fusion : analyses.Get<OpcodeIndex>().Of(Opcode::kFusion)) {
+    if (m.called(fusion).empty()) continue;
     const InstrId root = m.computation(m.called(fusion)[0]).root;
     if (root == kNoId) continue;
     const uint32_t begin = static_cast<uint32_t>(pairs_.size());

@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/bitcast.h"
+#include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
 #include "parse/attributes.h"
 
@@ -50,78 +51,78 @@ bool SamePhysicalOrder(const Shape& a, const Shape& b) {
   return order_a == order_b;
 }
 
-LayoutPhase::LayoutPhase(const Module& m, Analyses& /*analyses*/) {
+LayoutPhase::LayoutPhase(const Module& m, Analyses& analyses) {
+  // Both facts are "some instruction shows it": the opcodes that can show
+  // assignment are visited through the opcode index, and only element-wise
+  // ops outside fusion computations can show its absence.
+  const OpcodeIndex& index = analyses.Get<OpcodeIndex>();
   assignment_evidence_ = m.is_scheduled();
-  absl::flat_hash_map<std::pair<const Shape*, const Shape*>, bool> same_order;
+  for (Opcode op : {Opcode::kFusion, Opcode::kBitcast}) {
+    for (InstrId id : index.Of(op)) {
+      if (assignment_evidence_) break;
+      assignment_evidence_ = m.has_known_shape(id);
+    }
+  }
   // DescendingApartFromSizeOneDims per interned reshape result shape (0: not
   // yet asked, 1: false, 2: true): dumps repeat a few reshape shapes.
-  std::vector<uint8_t> descending(m.shapes().size(), 0);
+  std::vector<uint8_t> descending;
   auto descending_apart_from_size_one_dims = [&](const Shape& shape) {
-    if (shape.id >= descending.size()) return DescendingApartFromSizeOneDims(shape);
+    if (shape.id >= m.shapes().size()) return DescendingApartFromSizeOneDims(shape);
+    if (descending.empty()) descending.assign(m.shapes().size(), 0);
     if (descending[shape.id] == 0) {
       descending[shape.id] = DescendingApartFromSizeOneDims(shape) ? 2 : 1;
     }
     return descending[shape.id] == 2;
   };
-  for (InstrId id = 0; id < m.instruction_count(); ++id) {
-    if (assignment_evidence_ && unassigned_evidence_) break;  // nothing left to learn
-    const Opcode opcode = m.opcode(id);
-    const bool is_elementwise = IsElementwiseOpcode(opcode);
-    // Only the opcodes of the switch below can show assignment, and only
-    // elementwise ones its absence: skip the others by their (dense)
-    // opcode, without reading the record.
-    const bool may_show_assigned =
-        !assignment_evidence_ && (opcode == Opcode::kFusion || opcode == Opcode::kBitcast ||
-                                  opcode == Opcode::kReshape || opcode == Opcode::kCustomCall);
-    if (!may_show_assigned && (unassigned_evidence_ || !is_elementwise)) continue;
+  for (InstrId id : index.Of(Opcode::kReshape)) {
+    if (assignment_evidence_) break;
     if (!m.has_known_shape(id)) continue;
+    // Front ends give a reshape the descending layout, or (torch-xla, for
+    // views) a layout that makes it a bitcast of its operand.
     const Shape& shape = m.shape(id);
-    switch (opcode) {
-      case Opcode::kFusion:
-      case Opcode::kBitcast:
-        assignment_evidence_ = true;
-        continue;
-      case Opcode::kReshape:
-        // Front ends give a reshape the descending layout, or (torch-xla,
-        // for views) a layout that makes it a bitcast of its operand.
-        if (!assignment_evidence_ && shape.IsArray() && shape.has_layout &&
-            !descending_apart_from_size_one_dims(shape) && m.operands(id).size() == 1 &&
-            m.has_known_shape(m.operand(id, 0)) && m.shape(m.operand(id, 0)).has_layout &&
-            !ReshapeIsBitcast(shape, m.shape(m.operand(id, 0)))) {
-          assignment_evidence_ = true;
-        }
-        continue;
-      case Opcode::kCustomCall:
-        if (!assignment_evidence_) {
-          const std::string target = CustomCallTarget(m, id);
-          if (target == "__cublas$gemm" || target.starts_with("__cublas$lt$matmul")) {
-            assignment_evidence_ = true;
-          }
-        }
-        continue;
-      default:
-        break;
+    if (shape.IsArray() && shape.has_layout && !descending_apart_from_size_one_dims(shape) &&
+        m.operands(id).size() == 1 && m.has_known_shape(m.operand(id, 0)) &&
+        m.shape(m.operand(id, 0)).has_layout &&
+        !ReshapeIsBitcast(shape, m.shape(m.operand(id, 0)))) {
+      assignment_evidence_ = true;
     }
-    if (unassigned_evidence_ || !is_elementwise) continue;
-    // A copy changes layouts on purpose after layout assignment
-    // (ReshapeDecomposer inserts such copies; LayoutNormalization::HandleCopy
-    // turns them into transposes).
-    if (opcode == Opcode::kCopy) continue;
-    if (m.computation(m.parent(id)).is_fusion_computation) continue;
-    if (!shape.IsArray() || !shape.has_layout) continue;
-    for (InstrId operand : m.operands(id)) {
-      const Shape& s = m.shape(operand);
-      // Shapes are interned: the same shape is the same object, and a pair
-      // of shapes, once compared, is looked up (dumps repeat a few pairs).
-      if (&s == &shape || !s.IsArray() || !s.has_layout || s.dimensions != shape.dimensions) {
-        continue;
+  }
+  for (InstrId id : index.Of(Opcode::kCustomCall)) {
+    if (assignment_evidence_) break;
+    if (!m.has_known_shape(id)) continue;
+    const std::string target = CustomCallTarget(m, id);
+    if (target == "__cublas$gemm" || target.starts_with("__cublas$lt$matmul")) {
+      assignment_evidence_ = true;
+    }
+  }
+
+  absl::flat_hash_map<std::pair<const Shape*, const Shape*>, bool> same_order;
+  for (CompId c = 0; c < m.computation_count() && !unassigned_evidence_; ++c) {
+    if (m.computation(c).is_fusion_computation) continue;
+    for (InstrId id : m.instructions(c)) {
+      const Opcode opcode = m.opcode(id);
+      // A copy changes layouts on purpose after layout assignment
+      // (ReshapeDecomposer inserts such copies; LayoutNormalization::HandleCopy
+      // turns them into transposes).
+      if (!IsElementwiseOpcode(opcode) || opcode == Opcode::kCopy) continue;
+      if (!m.has_known_shape(id)) continue;
+      const Shape& shape = m.shape(id);
+      if (!shape.IsArray() || !shape.has_layout) continue;
+      for (InstrId operand : m.operands(id)) {
+        const Shape& s = m.shape(operand);
+        // Shapes are interned: the same shape is the same object, and a pair
+        // of shapes, once compared, is looked up (dumps repeat a few pairs).
+        if (&s == &shape || !s.IsArray() || !s.has_layout || s.dimensions != shape.dimensions) {
+          continue;
+        }
+        auto [it, inserted] = same_order.try_emplace(std::make_pair(&s, &shape), true);
+        if (inserted) it->second = SamePhysicalOrder(s, shape);
+        if (!it->second) {
+          unassigned_evidence_ = true;
+          break;
+        }
       }
-      auto [it, inserted] = same_order.try_emplace(std::make_pair(&s, &shape), true);
-      if (inserted) it->second = SamePhysicalOrder(s, shape);
-      if (!it->second) {
-        unassigned_evidence_ = true;
-        break;
-      }
+      if (unassigned_evidence_) break;
     }
   }
 }

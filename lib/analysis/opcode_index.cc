@@ -1,0 +1,47 @@
+#include "analysis/opcode_index.h"
+
+#include <algorithm>
+
+namespace hlolint {
+
+OpcodeIndex::OpcodeIndex(const Module& m, Analyses&) {
+  const InstrId n = static_cast<InstrId>(m.instruction_count());
+  std::array<uint32_t, kOpcodeCount + 2> count{};
+  for (InstrId id = 0; id < n; ++id) ++count[static_cast<size_t>(m.opcode(id))];
+  uint32_t sum = 0;
+  for (size_t o = 0; o <= static_cast<size_t>(kOpcodeCount); ++o) {
+    begin_[o] = sum;
+    sum += count[o];
+  }
+  begin_[kOpcodeCount + 1] = sum;
+  ids_.resize(n);
+  std::array<uint32_t, kOpcodeCount + 2> cursor = begin_;
+  for (InstrId id = 0; id < n; ++id) ids_[cursor[static_cast<size_t>(m.opcode(id))]++] = id;
+}
+
+namespace {
+
+// Appends `group` (ascending) to `*out` (ascending), keeping it sorted.
+void MergeInto(std::span<const InstrId> group, std::vector<InstrId>* out) {
+  if (group.empty()) return;
+  const size_t middle = out->size();
+  out->insert(out->end(), group.begin(), group.end());
+  if (middle != 0) std::inplace_merge(out->begin(), out->begin() + middle, out->end());
+}
+
+}  // namespace
+
+void OpcodeIndex::Collect(std::initializer_list<Opcode> ops, std::vector<InstrId>* out) const {
+  out->clear();
+  for (Opcode op : ops) MergeInto(Of(op), out);
+}
+
+std::vector<InstrId> OpcodeIndex::Collect(bool (*wanted)(Opcode)) const {
+  std::vector<InstrId> out;
+  for (int o = 0; o <= kOpcodeCount; ++o) {
+    if (wanted(static_cast<Opcode>(o))) MergeInto(Of(static_cast<Opcode>(o)), &out);
+  }
+  return out;
+}
+
+}  // namespace hlolint
