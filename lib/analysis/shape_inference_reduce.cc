@@ -734,7 +734,9 @@ bool InferScatterShape(std::span<const Shape* const> operands, const ScatterDime
       ++scatter_seen;
     }
   }
-  Shape init_shapes[64];
+  // Only `count` shapes: a Shape is large, and 64 of them cost ~20,000
+  // instructions to build and destroy for every scatter.
+  absl::InlinedVector<Shape, 2> init_shapes(count);
   const Shape* init_ptrs[64];
   PrimitiveType update_types[64];
   for (size_t k = 0; k < count; ++k) {

@@ -145,11 +145,11 @@ bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
                               kNoShape};
   if (memo) {
     for (size_t i = 0; i < operands_.size(); ++i) key[i + 2] = operands_[i]->id;
-    if (elementwise_ok_.Contains(key)) return CheckCompareType(id, f);
+    if (elementwise_ok_.Contains(key)) return op != Opcode::kCompare || CheckCompareType(id, f);
   }
   if (!CheckElementwiseShapes(id, f)) return false;
   if (memo) elementwise_ok_.Insert(key);
-  return CheckCompareType(id, f);
+  return op != Opcode::kCompare || CheckCompareType(id, f);
 }
 
 bool ShapeChecker::CheckElementwiseShapes(InstrId id, VerifyFinding* f) {
