@@ -51,7 +51,7 @@ bool SamePhysicalOrder(const Shape& a, const Shape& b) {
   return order_a == order_b;
 }
 
-LayoutPhase::LayoutPhase(const Module& m, Analyses& analyses) {
+LayoutPhase::LayoutPhase(const Module& m, Analyses& analyses) : m_(m) {
   // Both facts are "some instruction shows it": the opcodes that can show
   // assignment are visited through the opcode index, and only element-wise
   // ops outside fusion computations can show its absence.
@@ -95,9 +95,14 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& analyses) {
       assignment_evidence_ = true;
     }
   }
+}
 
+bool LayoutPhase::has_unassigned_evidence() const {
+  if (unassigned_evidence_ >= 0) return unassigned_evidence_ == 1;
+  unassigned_evidence_ = 0;
+  const Module& m = m_;
   absl::flat_hash_map<std::pair<const Shape*, const Shape*>, bool> same_order;
-  for (CompId c = 0; c < m.computation_count() && !unassigned_evidence_; ++c) {
+  for (CompId c = 0; c < m.computation_count() && unassigned_evidence_ == 0; ++c) {
     if (m.computation(c).is_fusion_computation) continue;
     for (InstrId id : m.instructions(c)) {
       const Opcode opcode = m.opcode(id);
@@ -118,13 +123,14 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& analyses) {
         auto [it, inserted] = same_order.try_emplace(std::make_pair(&s, &shape), true);
         if (inserted) it->second = SamePhysicalOrder(s, shape);
         if (!it->second) {
-          unassigned_evidence_ = true;
+          unassigned_evidence_ = 1;
           break;
         }
       }
-      if (unassigned_evidence_) break;
+      if (unassigned_evidence_ == 1) break;
     }
   }
+  return unassigned_evidence_ == 1;
 }
 
 bool LayoutPhase::PassNamesImplyAssignedLayouts(std::string_view pipeline,

@@ -7,6 +7,7 @@
 // it follows (unless its file name does), so this reads the evidence.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "analysis/analyses.h"
@@ -28,7 +29,9 @@ class LayoutPhase {
   // purpose) whose operand is laid out unlike its result: layout assignment
   // never leaves that behind (LayoutNormalization rejects it), so the
   // layouts are the front end's.
-  bool has_unassigned_evidence() const { return unassigned_evidence_; }
+  // Looked for on first use: LayoutsAssigned needs it only when there is
+  // evidence of assignment.
+  bool has_unassigned_evidence() const;
 
   // Names from a per-pass dump file name that place it after layout
   // assignment: a post-layout-assignment pipeline, a pass that runs after
@@ -39,12 +42,13 @@ class LayoutPhase {
   // The verdict: assignment evidence (from the module or the dump name) and
   // no evidence against.
   bool LayoutsAssigned(bool dump_name_implies_assigned) const {
-    return (dump_name_implies_assigned || assignment_evidence_) && !unassigned_evidence_;
+    return (dump_name_implies_assigned || assignment_evidence_) && !has_unassigned_evidence();
   }
 
  private:
+  const Module& m_;
   bool assignment_evidence_ = false;
-  bool unassigned_evidence_ = false;
+  mutable int8_t unassigned_evidence_ = -1;  // -1: not looked for yet
 };
 
 // True when the layout orders the dimensions of size other than 1 from

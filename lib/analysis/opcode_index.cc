@@ -6,8 +6,16 @@ namespace hlolint {
 
 OpcodeIndex::OpcodeIndex(const Module& m, Analyses&) {
   const InstrId n = static_cast<InstrId>(m.instruction_count());
+  // The dense array, read directly (a built module always has it).
+  std::vector<Opcode> copied;
+  std::span<const Opcode> opcodes = m.opcodes();
+  if (opcodes.size() != n) {
+    copied.resize(n);
+    for (InstrId id = 0; id < n; ++id) copied[id] = m.opcode(id);
+    opcodes = copied;
+  }
   std::array<uint32_t, kOpcodeCount + 2> count{};
-  for (InstrId id = 0; id < n; ++id) ++count[static_cast<size_t>(m.opcode(id))];
+  for (Opcode op : opcodes) ++count[static_cast<size_t>(op)];
   uint32_t sum = 0;
   for (size_t o = 0; o <= static_cast<size_t>(kOpcodeCount); ++o) {
     begin_[o] = sum;
@@ -16,7 +24,8 @@ OpcodeIndex::OpcodeIndex(const Module& m, Analyses&) {
   begin_[kOpcodeCount + 1] = sum;
   ids_.resize(n);
   std::array<uint32_t, kOpcodeCount + 2> cursor = begin_;
-  for (InstrId id = 0; id < n; ++id) ids_[cursor[static_cast<size_t>(m.opcode(id))]++] = id;
+  InstrId* ids = ids_.data();
+  for (InstrId id = 0; id < n; ++id) ids[cursor[static_cast<size_t>(opcodes[id])]++] = id;
 }
 
 namespace {

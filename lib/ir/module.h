@@ -181,6 +181,8 @@ class Module {
   Opcode opcode(InstrId id) const {
     return id < opcodes_.size() ? opcodes_[id] : instructions_[id].opcode;
   }
+  // Every instruction's opcode by id, once the module is built (empty before).
+  std::span<const Opcode> opcodes() const { return opcodes_; }
   std::string_view name(InstrId id) const {
     const Instruction& i = instructions_[id];
     return text(i.name_offset, i.name_size);
