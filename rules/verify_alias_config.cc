@@ -4,6 +4,7 @@
 // module's input_output_alias and buffer_donor
 // (HloInputOutputAliasConfig::Verify, HloBufferDonorConfig::Verify).
 #include "absl/container/flat_hash_set.h"
+#include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
 #include "analysis/verify_signatures.h"
 #include "parse/attributes.h"
@@ -38,11 +39,9 @@ class VerifyAliasConfigRule : public Rule {
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
     TextReleaser released(m.source(), m.begin_offset());  // read in text order
-    for (InstrId id = 0; id < m.instruction_count(); ++id) {
-      const Opcode op = m.opcode(id);  // dense: most instructions are skipped here
-      if (op != Opcode::kAsyncStart && op != Opcode::kCustomCall && op != Opcode::kFusion) {
-        continue;
-      }
+    const std::vector<InstrId> callers = ctx.analyses().Get<OpcodeIndex>().Collect(
+        {Opcode::kAsyncStart, Opcode::kCustomCall, Opcode::kFusion});
+    for (InstrId id : callers) {
       if (m.FindAttribute(id, AttrName::kOutputToOperandAliasing) == nullptr) continue;
       released.Advance(m.instr(id).name_offset);
       const Instruction& in = m.instr(id);

@@ -1,6 +1,7 @@
 // verify-shape: every instruction's result shape is the one XLA infers from
 // its operands and attributes (ShapeVerifier::Handle* and CheckShape), and
 // the per-opcode operand checks of ShapeVerifier/InstructionVerifier hold.
+#include "analysis/attribute_index.h"
 #include "analysis/verify_shape_checks.h"
 #include "analysis/verify_signatures.h"
 #include "rules/rule_factories.h"
@@ -21,6 +22,8 @@ class VerifyShapeRule : public Rule {
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
     ShapeChecker checker(m, ctx.analyses().Get<ComputationSignatures>());
+    checker.set_module_has_original_values(
+        !ctx.analyses().Get<AttributeIndex>().With(AttrName::kOrigin).empty());
     VerifyFinding finding;
     // Attribute values are read in id (= text) order: the text behind
     // leaves the resident set as the checks move on.

@@ -2,6 +2,8 @@
 // (HloSharding::Validate from InstructionVerifier::Preprocess: tile rank vs
 // shape rank) and while/conditional carry one sharding across the
 // instructions that share a value (VerifyConsistentSharding).
+#include "analysis/attribute_index.h"
+#include "analysis/opcode_index.h"
 #include "analysis/verify_text.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -20,9 +22,14 @@ class VerifyShardingRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
-    for (InstrId id = 0; id < m.instruction_count(); ++id) {
-      const Attribute* sharding = m.FindAttribute(id, AttrName::kSharding);
-      if (sharding != nullptr) CheckRank(ctx, id);
+    // Two passes over the few instructions concerned (their findings have
+    // different spans: the attribute, the caller's name).
+    for (InstrId id : ctx.analyses().Get<AttributeIndex>().With(AttrName::kSharding)) {
+      CheckRank(ctx, id);
+    }
+    const std::vector<InstrId> callers =
+        ctx.analyses().Get<OpcodeIndex>().Collect({Opcode::kWhile, Opcode::kConditional});
+    for (InstrId id : callers) {
       const Opcode op = m.opcode(id);
       if (op == Opcode::kWhile && m.called(id).size() == 2) {
         const CompId condition = m.called(id)[0], body = m.called(id)[1];

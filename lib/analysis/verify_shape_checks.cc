@@ -114,7 +114,7 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
   if (unbounded_.UnknownOrUnbounded(m_, id)) return true;
   const Shape& result = m_.shape(id);
   const Opcode op = m_.opcode(id);
-  if (m_.instr(id).attr_count != 0 && op != Opcode::kCall &&
+  if (original_values_ && m_.instr(id).attr_count != 0 && op != Opcode::kCall &&
       m_.FindAttribute(id, AttrName::kOrigin) != nullptr &&
       !OriginalValueMatchesShape(AttributeText(m_, id, AttrName::kOrigin), result)) {
     return Fail("VerifyOriginalValue",

@@ -33,6 +33,10 @@ class ShapeChecker {
   // first failure. Instructions whose shapes (or operands' shapes) are
   // unknown or unbounded (`?`) are skipped.
   bool Check(InstrId id, VerifyFinding* finding);
+  // False when no instruction of the module has an `origin=` attribute:
+  // VerifyOriginalValue is skipped without searching every instruction's
+  // attributes.
+  void set_module_has_original_values(bool has) { original_values_ = has; }
 
  private:
   bool CheckElementwise(InstrId id, VerifyFinding* f);
@@ -85,6 +89,7 @@ class ShapeChecker {
 
   const Module& m_;
   const ComputationSignatures& signatures_;
+  bool original_values_ = true;
   Shape inferred_;
   ShapeArena arena_;
   UnboundedShapeCache unbounded_;

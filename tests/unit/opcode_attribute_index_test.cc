@@ -1,0 +1,86 @@
+// OpcodeIndex and AttributeIndex: the instructions of one opcode or with one
+// attribute, in id (= text) order, and Collect's merge of several opcodes.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "analysis/analyses.h"
+#include "analysis/attribute_index.h"
+#include "analysis/opcode_index.h"
+#include "parse/parser.h"
+#include "source/source_file.h"
+
+using namespace hlolint;
+
+namespace {
+
+constexpr char kText[] = R"(HloModule m
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+ENTRY e {
+  p = f32[8]{0} parameter(0)
+  q = f32[8]{0} parameter(1), sharding={replicated}
+  a = f32[8]{0} add(p, q)
+  c = f32[8]{0} copy(a), sharding={maximal device=0}
+  m = f32[8]{0} multiply(c, a)
+  z = f32[] constant(0)
+  r = f32[] reduce(m, z), dimensions={0}, to_apply=add
+  ROOT t = (f32[8]{0}, f32[]) tuple(m, r)
+})";
+
+std::vector<std::string> Names(const Module& m, std::span<const InstrId> ids) {
+  std::vector<std::string> names;
+  for (InstrId id : ids) names.emplace_back(m.name(id));
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("OpcodeIndex groups instructions by opcode in text order", "[opcode-index]") {
+  auto file = SourceFile::FromString("index.hlo", kText);
+  auto modules = ParseAllModules(*file);
+  REQUIRE(modules.size() == 1);
+  REQUIRE_FALSE(modules[0].error);
+  const Module& m = *modules[0].module;
+  Analyses analyses(m);
+  const OpcodeIndex& index = analyses.Get<OpcodeIndex>();
+
+  CHECK(Names(m, index.Of(Opcode::kParameter)) == std::vector<std::string>{"x", "y", "p", "q"});
+  CHECK(Names(m, index.Of(Opcode::kAdd)) == std::vector<std::string>{"s", "a"});
+  CHECK(index.Of(Opcode::kWhile).empty());
+  CHECK_FALSE(index.Has(Opcode::kFusion));
+  CHECK(index.Has(Opcode::kReduce));
+
+  // Several opcodes: merged back into id order, whatever order they are named in.
+  CHECK(Names(m, index.Collect({Opcode::kMultiply, Opcode::kAdd, Opcode::kCopy})) ==
+        std::vector<std::string>{"s", "a", "c", "m"});
+  CHECK(Names(m, index.Collect([](Opcode op) {
+          return op == Opcode::kConstant || op == Opcode::kTuple || op == Opcode::kCopy;
+        })) == std::vector<std::string>{"c", "z", "t"});
+  CHECK(index.Collect({Opcode::kWhile, Opcode::kFusion}).empty());
+
+  size_t total = 0;
+  for (int o = 0; o <= kOpcodeCount; ++o) total += index.Of(static_cast<Opcode>(o)).size();
+  CHECK(total == m.instruction_count());
+}
+
+TEST_CASE("AttributeIndex lists the instructions carrying an attribute", "[attribute-index]") {
+  auto file = SourceFile::FromString("index.hlo", kText);
+  auto modules = ParseAllModules(*file);
+  REQUIRE(modules.size() == 1);
+  REQUIRE_FALSE(modules[0].error);
+  const Module& m = *modules[0].module;
+  Analyses analyses(m);
+  const AttributeIndex& index = analyses.Get<AttributeIndex>();
+
+  CHECK(Names(m, index.With(AttrName::kSharding)) == std::vector<std::string>{"q", "c"});
+  CHECK(Names(m, index.With(AttrName::kToApply)) == std::vector<std::string>{"r"});
+  CHECK(Names(m, index.With(AttrName::kDimensions)) == std::vector<std::string>{"r"});
+  CHECK(index.With(AttrName::kOrigin).empty());
+}
