@@ -10,6 +10,7 @@
 
 #include "analysis/analyses.h"
 #include "analysis/in_place.h"
+#include "analysis/opcode_index.h"
 #include "analysis/reachability.h"
 #include "analysis/side_effects.h"
 #include "rules/rule_factories.h"
@@ -53,9 +54,14 @@ class DeadInPlacePastRootRule : public Rule {
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
     const InPlacePairs& pairs = ctx.analyses().Get<InPlacePairs>();
+    // Pairs are computed on demand: ask only about unused instructions of
+    // the opcodes that can have some.
     bool any = false;
-    for (InstrId id = 0; id < m.instruction_count() && !any; ++id) {
-      any = pairs.IsInPlace(id) && m.users(id).empty() && !m.IsRoot(id);
+    for (InstrId id : ctx.analyses().Get<OpcodeIndex>().Collect(&MayBeInPlace)) {
+      if (m.users(id).empty() && !m.IsRoot(id) && pairs.IsInPlace(id)) {
+        any = true;
+        break;
+      }
     }
     if (!any) return;
     const RootReachability& reach = ctx.analyses().Get<RootReachability>();

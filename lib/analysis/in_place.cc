@@ -93,18 +93,15 @@ bool IsLayoutOnlyBlocker(Opcode opcode) {
 
 // ---------------------------------------------------------------- InPlacePairs
 
-InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses) : m_(module) {
-  const size_t n = m_.instruction_count();
-  ranges_.resize(n);
-  state_.assign(n, 0);
-  // MayBeInPlace's opcodes, in id order: aliasing attributes are read in
-  // text order, and the text behind is released.
-  const std::vector<InstrId> candidates = analyses.Get<OpcodeIndex>().Collect(&MayBeInPlace);
-  TextReleaser released(m_.source(), m_.begin_offset());
-  for (InstrId id : candidates) {
-    released.Advance(m_.instr(id).name_offset);
-    Compute(id);
-  }
+InPlacePairs::InPlacePairs(const Module& module, Analyses&)
+    : m_(module), state_(module.instruction_count(), 0) {}
+
+std::span<const InPlacePair> InPlacePairs::Get(InstrId id) const {
+  if (!MayBeInPlace(m_.opcode(id))) return {};
+  if (state_[id] == 0) Compute(id);
+  auto it = pairs_.find(id);
+  if (it == pairs_.end()) return {};
+  return it->second;
 }
 
 const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& output_index) const {
@@ -114,12 +111,7 @@ const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& out
   return nullptr;
 }
 
-void InPlacePairs::Append(InstrId id, const std::vector<InPlacePair>& pairs) {
-  ranges_[id] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
-  pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
-}
-
-void InPlacePairs::Compute(InstrId id) {
+void InPlacePairs::Compute(InstrId id) const {
   if (state_[id] != 0) return;  // done, or a (malformed) cycle: no pairs
   if (!MayBeInPlace(m_.opcode(id))) return;
   state_[id] = 1;
@@ -131,7 +123,7 @@ void InPlacePairs::Compute(InstrId id) {
   } else {
     pairs = Direct(id);
   }
-  Append(id, pairs);
+  if (!pairs.empty()) pairs_.emplace(id, std::move(pairs));
   state_[id] = 2;
 }
 
@@ -220,7 +212,7 @@ std::vector<InPlacePair> InPlacePairs::Direct(InstrId id) const {
   }
 }
 
-std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) {
+std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) const {
   std::vector<InPlacePair> result;
   auto called = m_.called(fusion);
   if (called.empty()) return result;
@@ -229,11 +221,7 @@ std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) {
   auto follow = [&](ValueRef v) {
     return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v));
   };
-  auto pairs_of = [&](InstrId id) {
-    Compute(id);
-    auto span = Get(id);
-    return std::vector<InPlacePair>(span.begin(), span.end());
-  };
+  auto pairs_of = [&](InstrId id) { return Get(id); };  // stays valid (see pairs_)
 
   ForEachLeaf(m_.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
     const ValueRef source = follow({root, index});

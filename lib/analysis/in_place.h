@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "analysis/analyses.h"
 #include "ir/module.h"
 
@@ -39,34 +40,30 @@ ValueRef FollowTupleIndirection(const Module& m, ValueRef value);
 // through `bitcast` while the index is empty.
 ValueRef FollowNoOpIndirection(const Module& m, ValueRef value);
 
-// The pair table of every instruction, computed once per module.
+// The pair table of every instruction, each instruction's pairs computed on
+// first use (most rules ask about a few instructions: unused ones, fusion
+// roots) and kept.
 class InPlacePairs {
  public:
   InPlacePairs(const Module& module, Analyses& analyses);
 
-  // GetInPlaceInputOutputPairs(id); empty for instructions that are not in place.
-  std::span<const InPlacePair> Get(InstrId id) const {
-    const Range& r = ranges_[id];
-    return {pairs_.data() + r.begin, r.count};
-  }
-  bool IsInPlace(InstrId id) const { return ranges_[id].count != 0; }
+  // GetInPlaceInputOutputPairs(id); empty for instructions that are not in
+  // place. The span stays valid as other instructions' pairs are computed.
+  std::span<const InPlacePair> Get(InstrId id) const;
+  bool IsInPlace(InstrId id) const { return !Get(id).empty(); }
   // The pair of `id` whose output index is `output_index`, or null.
   const InPlacePair* PairForOutput(InstrId id, const ShapeIndex& output_index) const;
 
  private:
-  struct Range {
-    uint32_t begin = 0;
-    uint32_t count = 0;
-  };
-  void Compute(InstrId id);
-  void Append(InstrId id, const std::vector<InPlacePair>& pairs);
+  void Compute(InstrId id) const;
   std::vector<InPlacePair> Direct(InstrId id) const;
-  std::vector<InPlacePair> DiscoverFusionPairs(InstrId fusion);
+  std::vector<InPlacePair> DiscoverFusionPairs(InstrId fusion) const;
 
   const Module& m_;
-  std::vector<InPlacePair> pairs_;
-  std::vector<Range> ranges_;
-  std::vector<uint8_t> state_;  // 0 = not computed, 1 = computing, 2 = done
+  // The instructions that have pairs. A vector's elements stay where they
+  // are when the map moves the vector, so spans handed out stay valid.
+  mutable absl::flat_hash_map<InstrId, std::vector<InPlacePair>> pairs_;
+  mutable std::vector<uint8_t> state_;  // 0 = not computed, 1 = computing, 2 = done
 };
 
 // One pair of a fusion found by the extended walk.
