@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "analysis/opcode_index.h"
+#include "analysis/operand_aliasing.h"
 #include "parse/attributes.h"
 
 namespace hlolint {
@@ -27,9 +28,10 @@ bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
 
 // output_to_operand_aliasing as pairs; `wrapped` puts the outputs under
 // element {1} (the wrapped op's result inside an async-start).
-std::vector<InPlacePair> AliasingPairs(const Module& m, InstrId id, bool wrapped) {
+std::vector<InPlacePair> AliasingPairs(const OperandAliasingTable& aliasing, InstrId id,
+                                       bool wrapped) {
   std::vector<InPlacePair> pairs;
-  for (const OutputOperandAlias& alias : OutputToOperandAliasing(m, id)) {
+  for (const OutputOperandAlias& alias : aliasing.Of(id)) {
     InPlacePair& pair = pairs.emplace_back();
     pair.operand = alias.operand;
     pair.operand_index = alias.operand_index;
@@ -93,8 +95,10 @@ bool IsLayoutOnlyBlocker(Opcode opcode) {
 
 // ---------------------------------------------------------------- InPlacePairs
 
-InPlacePairs::InPlacePairs(const Module& module, Analyses&)
-    : m_(module), state_(module.instruction_count(), 0) {}
+InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
+    : m_(module),
+      aliasing_(analyses.Get<OperandAliasingTable>()),
+      state_(module.instruction_count(), 0) {}
 
 std::span<const InPlacePair> InPlacePairs::Get(InstrId id) const {
   if (!MayBeInPlace(m_.opcode(id))) return {};
@@ -118,7 +122,7 @@ void InPlacePairs::Compute(InstrId id) const {
   std::vector<InPlacePair> pairs;
   if (m_.opcode(id) == Opcode::kFusion) {
     pairs = DiscoverFusionPairs(id);
-    std::vector<InPlacePair> declared = AliasingPairs(m_, id, false);
+    std::vector<InPlacePair> declared = AliasingPairs(aliasing_, id, false);
     pairs.insert(pairs.end(), declared.begin(), declared.end());
   } else {
     pairs = Direct(id);
@@ -195,12 +199,12 @@ std::vector<InPlacePair> InPlacePairs::Direct(InstrId id) const {
       return pairs;
     }
     case Opcode::kCustomCall:
-      return AliasingPairs(m_, id, false);
+      return AliasingPairs(aliasing_, id, false);
     case Opcode::kAsyncStart:
       // The `X-start` sugar writes the wrapped op's attributes on the start
       // line: its aliasing is relative to the wrapped op, whose result is
       // element {1} of the async-start.
-      return AliasingPairs(m_, id, instr.has(Instruction::kAsyncSugar));
+      return AliasingPairs(aliasing_, id, instr.has(Instruction::kAsyncSugar));
     case Opcode::kSetDimensionSize:
       AddPair(pairs, 0, {}, {});
       return pairs;

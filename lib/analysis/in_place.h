@@ -13,6 +13,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/analyses.h"
+#include "analysis/operand_aliasing.h"
 #include "ir/module.h"
 
 namespace hlolint {
@@ -60,6 +61,7 @@ class InPlacePairs {
   std::vector<InPlacePair> DiscoverFusionPairs(InstrId fusion) const;
 
   const Module& m_;
+  const OperandAliasingTable& aliasing_;
   // The instructions that have pairs. A vector's elements stay where they
   // are when the map moves the vector, so spans handed out stay valid.
   mutable absl::flat_hash_map<InstrId, std::vector<InPlacePair>> pairs_;
