@@ -17,8 +17,9 @@ constexpr std::string_view kNames[] = {
 std::string_view AttrNameText(AttrName name) { return kNames[static_cast<int>(name)]; }
 
 AttrName AttrNameFromText(std::string_view text) {
-  static const KeywordTable<AttrName> index(kNames, kAttrNameCount);
-  return index.Find(text, AttrName::kUnknown);
+  static constexpr KeywordTable<AttrName, KeywordSlotsFor(kAttrNameCount)> kIndex(kNames,
+                                                                                  kAttrNameCount);
+  return kIndex.Find(text, AttrName::kUnknown);
 }
 
 }  // namespace hlolint

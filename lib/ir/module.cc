@@ -1,5 +1,7 @@
 #include "ir/module.h"
 
+#include <algorithm>
+
 namespace hlolint {
 
 std::string_view FusionKindName(FusionKind kind) {
@@ -23,7 +25,27 @@ size_t Module::MemoryBytes() const {
   bytes += shape_ptrs_.capacity() * sizeof(const Shape*);
   bytes += attributes_.capacity() * sizeof(Attribute);
   bytes += shapes_.size() * (sizeof(Shape) + 64);
+  bytes += list_capacity_ * sizeof(uint32_t);
   return bytes;
+}
+
+std::span<const uint32_t> Module::Builder::StoreList(std::span<const uint32_t> ids) {
+  if (ids.empty()) return {};
+  if (ids.size() > m.list_room_) {
+    // Chunks double from 256 entries up to 64K: a small module allocates
+    // one small block, a large one a chunk per 256 KB.
+    const size_t grown = std::min<size_t>(size_t{256} << m.list_chunks_.size(), size_t{1} << 16);
+    const size_t size = std::max(grown, ids.size());
+    m.list_chunks_.push_back(std::make_unique_for_overwrite<uint32_t[]>(size));
+    m.list_free_ = m.list_chunks_.back().get();
+    m.list_room_ = size;
+    m.list_capacity_ += size;
+  }
+  uint32_t* list = m.list_free_;
+  std::copy(ids.begin(), ids.end(), list);
+  m.list_free_ += ids.size();
+  m.list_room_ -= ids.size();
+  return {list, ids.size()};
 }
 
 void Module::Builder::BuildUsers() {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -92,11 +93,11 @@ struct Computation {
   bool has_signature = false;
   std::string_view execution_thread = "main";
   // Signature `(p: shape, ...) -> shape`, when written.
-  std::vector<ShapeId> signature_params;
+  std::span<const ShapeId> signature_params;
   ShapeId signature_result = kNoShape;
   uint32_t signature_offset = 0;
   // Parameter instructions indexed by parameter number (kNoId for gaps).
-  std::vector<InstrId> parameters;
+  std::span<const InstrId> parameters;
 };
 
 struct InputOutputAlias {
@@ -258,6 +259,13 @@ class Module {
   std::vector<InstrId> order_;
   std::vector<Attribute> attributes_;
   ShapeTable shapes_;
+  // Storage of the computations' lists (parameters, signatures): chunks
+  // that never move, so the spans stay valid while the module grows, and
+  // no computation allocates on its own.
+  std::vector<std::unique_ptr<uint32_t[]>> list_chunks_;
+  uint32_t* list_free_ = nullptr;
+  size_t list_room_ = 0;
+  size_t list_capacity_ = 0;
 };
 
 // Mutable access for the parser.
@@ -274,6 +282,8 @@ struct Module::Builder {
   std::vector<InstrId>& order() { return m.order_; }
   std::vector<Attribute>& attributes() { return m.attributes_; }
   ShapeTable& shapes() { return m.shapes_; }
+  // A copy of `ids` that stays where it is for the module's lifetime.
+  std::span<const uint32_t> StoreList(std::span<const uint32_t> ids);
   // Fills every instruction's user list from the operand lists, the dense
   // opcode array and the shape pointers; the last step of building. Until
   // then users() is empty.

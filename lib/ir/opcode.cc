@@ -20,8 +20,11 @@ constexpr OpcodeInfo kOpcodes[] = {
 };
 
 struct OpcodeNameAt {
-  std::string_view operator[](size_t i) const { return kOpcodes[i].name; }
+  constexpr std::string_view operator[](size_t i) const { return kOpcodes[i].name; }
 };
+
+constexpr KeywordTable<Opcode, KeywordSlotsFor(kOpcodeCount)> kOpcodeIndex(OpcodeNameAt{},
+                                                                          kOpcodeCount);
 
 }  // namespace
 
@@ -30,8 +33,7 @@ std::string_view OpcodeName(Opcode opcode) { return kOpcodes[static_cast<int>(op
 int OpcodeArity(Opcode opcode) { return kOpcodes[static_cast<int>(opcode)].arity; }
 
 std::optional<Opcode> OpcodeFromName(std::string_view name) {
-  static const KeywordTable<Opcode> index(OpcodeNameAt{}, kOpcodeCount);
-  const Opcode opcode = index.Find(name, Opcode::kInvalid);
+  const Opcode opcode = kOpcodeIndex.Find(name, Opcode::kInvalid);
   if (opcode == Opcode::kInvalid) return std::nullopt;
   return opcode;
 }

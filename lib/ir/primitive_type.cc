@@ -22,6 +22,17 @@ constexpr TypeInfo kTypes[] = {
     {"buffer", 0},
 };
 
+// Element type names only (not "<invalid>", "tuple" or "buffer").
+struct ElementTypeNameAt {
+  constexpr std::string_view operator[](size_t i) const {
+    return i >= 1 && i <= static_cast<size_t>(PrimitiveType::kOpaque) ? kTypes[i].name
+                                                                       : std::string_view();
+  }
+};
+constexpr size_t kElementTypeNames = static_cast<size_t>(PrimitiveType::kOpaque) + 1;
+constexpr KeywordTable<PrimitiveType, KeywordSlotsFor(kElementTypeNames)> kElementTypeIndex(
+    ElementTypeNameAt{}, kElementTypeNames);
+
 }  // namespace
 
 std::string_view PrimitiveTypeName(PrimitiveType type) {
@@ -31,27 +42,23 @@ std::string_view PrimitiveTypeName(PrimitiveType type) {
 int PrimitiveTypeBits(PrimitiveType type) { return kTypes[static_cast<int>(type)].bits; }
 
 PrimitiveType PrimitiveTypeFromName(std::string_view name) {
-  // Called for every identifier the lexer sees: reject most names on their
-  // first character and length before comparing.
+  // Called for every identifier the lexer sees and every instruction name:
+  // reject most names on their length and first two characters before
+  // comparing. Every element type name starts with a digit after s/u/f/c,
+  // or is pred, bf16, token or opaque.
   if (name.size() < 2 || name.size() > 13) return PrimitiveType::kInvalid;
-  const char c = name[0];
-  if (c != 'p' && c != 's' && c != 'u' && c != 'f' && c != 'b' && c != 'c' && c != 't' && c != 'o') {
-    return PrimitiveType::kInvalid;
+  const char second = name[1];
+  switch (name[0]) {
+    case 's': case 'u': case 'f': case 'c':
+      if (second < '0' || second > '9') return PrimitiveType::kInvalid;
+      break;
+    case 'p': if (second != 'r') return PrimitiveType::kInvalid; break;
+    case 'b': if (second != 'f') return PrimitiveType::kInvalid; break;
+    case 't': if (second != 'o') return PrimitiveType::kInvalid; break;
+    case 'o': if (second != 'p') return PrimitiveType::kInvalid; break;
+    default: return PrimitiveType::kInvalid;
   }
-  if (c == 's' || c == 'u' || c == 'f') {
-    // s1..s64, u1..u64, f16/f32/f64 and the f8/f4 family: a digit follows.
-    if (name[1] < '0' || name[1] > '9') return PrimitiveType::kInvalid;
-  }
-  // Element type names only (not "<invalid>", "tuple" or "buffer").
-  struct ElementTypeNameAt {
-    std::string_view operator[](size_t i) const {
-      return i >= 1 && i <= static_cast<size_t>(PrimitiveType::kOpaque) ? kTypes[i].name
-                                                                         : std::string_view();
-    }
-  };
-  static const KeywordTable<PrimitiveType> index(ElementTypeNameAt{},
-                                                 static_cast<size_t>(PrimitiveType::kOpaque) + 1);
-  return index.Find(name, PrimitiveType::kInvalid);
+  return kElementTypeIndex.Find(name, PrimitiveType::kInvalid);
 }
 
 bool IsFloatingPoint(PrimitiveType type) {

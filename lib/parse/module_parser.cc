@@ -340,8 +340,9 @@ bool ModuleParser::ParseComputation(CompId* entry) {
   computation_names_.Prefetch(name);  // inserted after the body
   Lex();
 
-  // Signature: (name shape, ...) -> shape. Only the result shape is kept.
-  std::vector<ShapeId> params;
+  // Signature: (name shape, ...) -> shape.
+  std::vector<ShapeId>& params = signature_scratch_;
+  params.clear();
   ShapeId result = kNoShape;
   uint32_t result_offset = 0;
   bool has_signature = false;
@@ -367,11 +368,13 @@ bool ModuleParser::ParseComputation(CompId* entry) {
     if (!ParseShape(&result)) return false;
   }
 
+  // Into the module's list storage: no allocation per computation.
+  const std::span<const ShapeId> stored_params = builder_->StoreList(params);
   CompId id;
   if (!ParseInstructionList(name, name_text_offset, false, begin, &id)) return false;
   Computation& comp = builder_->computations()[id];
   comp.has_signature = has_signature;
-  comp.signature_params = std::move(params);
+  comp.signature_params = stored_params;
   comp.signature_result = result;
   comp.signature_offset = result_offset;
   if (has_signature) {
@@ -575,7 +578,8 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
 
   // Parameter numbers must be exactly 0..n-1 (XLA CHECK-fails otherwise).
   std::vector<std::pair<int64_t, InstrId>>& params = parameter_scopes_[scope];
-  std::vector<InstrId> by_number(params.size(), kNoId);
+  std::vector<InstrId>& by_number = parameters_scratch_;
+  by_number.assign(params.size(), kNoId);
   for (auto [number, instr] : params) {
     if (number >= static_cast<int64_t>(params.size())) {
       return Error(instrs[instr].name_offset,
@@ -589,7 +593,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
   Computation& comp = builder_->computations()[id];
   comp.root = root;
   comp.end_offset = end;
-  comp.parameters = std::move(by_number);
+  comp.parameters = builder_->StoreList(by_number);
   auto& module_order = builder_->order();
   comp.order_begin = static_cast<uint32_t>(module_order.size());
   comp.order_count = static_cast<uint32_t>(order.size());

@@ -227,6 +227,9 @@ class ModuleParser : public ValueParser {
   // The async-start of every async instruction's chain.
   absl::flat_hash_map<InstrId, InstrId> async_start_of_;
   std::vector<absl::flat_hash_map<uint64_t, InstrId>> gte_cache_;
+  // Scratch for a computation's lists before they are stored in the module.
+  std::vector<ShapeId> signature_scratch_;
+  std::vector<InstrId> parameters_scratch_;
   CopyingNameTable computation_names_;  // lookups do not touch the source text
   // Releases the parsed text behind the parser (large files; one module).
   std::optional<TextReleaser> parsed_text_;
