@@ -77,40 +77,40 @@ bool CollectiveChecker::GroupMode(InstrId id, bool has_use_global_device_ids,
 
 bool CollectiveChecker::LoadGroups(InstrId id) {
   if (m_.FindAttribute(id, AttrName::kReplicaGroups) == nullptr) {
-    groups_.clear();
+    groups_ = &kNoGroups;
     groups_known_ = true;
-    groups_text_valid_ = false;
     return true;
   }
-  // Collectives of one dump mostly repeat the same groups: reuse the last
-  // parse when the text is the same.
-  const std::string_view text = AttributeText(m_, id, AttrName::kReplicaGroups);
-  if (groups_text_valid_ && text == groups_text_) return groups_known_;
-  groups_text_ = text;
-  groups_text_valid_ = true;
-  groups_.clear();
-  groups_known_ = true;
-  std::optional<ReplicaGroups> groups = ReplicaGroupsAttr(m_, id);
-  if (!groups || !groups->expanded || groups->form == ReplicaGroups::Form::kMesh) {
-    groups_known_ = false;
-    return false;
+  // The parse depends on the text alone.
+  auto [it, inserted] =
+      parsed_groups_.try_emplace(AttributeText(m_, id, AttrName::kReplicaGroups));
+  ParsedGroups& parsed = it->second;
+  if (inserted) {
+    std::optional<ReplicaGroups> groups = ReplicaGroupsAttr(m_, id);
+    if (!groups || !groups->expanded || groups->form == ReplicaGroups::Form::kMesh) {
+      parsed.known = false;
+    } else {
+      parsed.groups = std::move(groups->groups);
+    }
   }
-  groups_ = std::move(groups->groups);
-  return true;
+  groups_ = parsed.known ? &parsed.groups : &kNoGroups;
+  groups_known_ = parsed.known;
+  return groups_known_;
 }
 
 int64_t CollectiveChecker::SubgroupSize(CollectiveGroupMode mode) const {
   switch (mode) {
     case CollectiveGroupMode::kCrossReplica:
     case CollectiveGroupMode::kCrossReplicaAndPartition: {
-      int64_t size = groups_.empty() ? replica_count_ : static_cast<int64_t>(groups_[0].size());
+      int64_t size =
+          groups_->empty() ? replica_count_ : static_cast<int64_t>((*groups_)[0].size());
       if (mode == CollectiveGroupMode::kCrossReplicaAndPartition) size *= num_partitions_;
       return size;
     }
     case CollectiveGroupMode::kFlattenedId:
-      return groups_.empty() ? 1 : static_cast<int64_t>(groups_[0].size());
+      return groups_->empty() ? 1 : static_cast<int64_t>((*groups_)[0].size());
     case CollectiveGroupMode::kCrossPartition:
-      return groups_.empty() ? num_partitions_ : static_cast<int64_t>(groups_[0].size());
+      return groups_->empty() ? num_partitions_ : static_cast<int64_t>((*groups_)[0].size());
   }
   return 1;
 }
@@ -119,7 +119,7 @@ bool CollectiveChecker::CheckReplicaGroups(InstrId, CollectiveGroupMode mode, bo
                                            VerifyFinding* f) {
   constexpr std::string_view kCheck = "CheckReplicaGroups";
   if (!groups_known_) return true;
-  if (groups_.empty()) {
+  if (groups_->empty()) {
     if (mode == CollectiveGroupMode::kFlattenedId) {
       return Fail(kCheck, "Replica groups must be specified in flattened-id mode", f,
                   AttrName::kReplicaGroups);
@@ -130,11 +130,11 @@ bool CollectiveChecker::CheckReplicaGroups(InstrId, CollectiveGroupMode mode, bo
   // gaps without hashing; an id outside it leaves a gap below the count of
   // distinct ids, so only repeats among such ids need the set.
   size_t total = 0;
-  for (const std::vector<int64_t>& group : groups_) total += group.size();
+  for (const std::vector<int64_t>& group : *groups_) total += group.size();
   seen_.assign(total, 0);
   absl::flat_hash_set<int64_t> outside;
   int64_t distinct = 0;
-  for (const std::vector<int64_t>& group : groups_) {
+  for (const std::vector<int64_t>& group : *groups_) {
     if (group.empty()) {
       return Fail(kCheck, "Instruction cannot have an empty replica group", f,
                   AttrName::kReplicaGroups);
@@ -180,8 +180,8 @@ bool CollectiveChecker::CheckReplicaGroups(InstrId, CollectiveGroupMode mode, bo
                 f, AttrName::kReplicaGroups);
   }
   if (uniform) {
-    for (const std::vector<int64_t>& group : groups_) {
-      if (group.size() != groups_[0].size()) {
+    for (const std::vector<int64_t>& group : *groups_) {
+      if (group.size() != (*groups_)[0].size()) {
         return Fail(kCheck, "Replica groups expected to be of uniform size", f,
                     AttrName::kReplicaGroups);
       }

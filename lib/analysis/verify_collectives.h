@@ -9,9 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/node_hash_map.h"
 #include "analysis/shape_inference.h"
 #include "analysis/verify_shape_checks.h"
 #include "ir/module.h"
+#include "util/hash.h"
 
 namespace hlolint {
 
@@ -63,11 +65,16 @@ class CollectiveChecker {
   const Module& m_;
   int64_t replica_count_;
   int64_t num_partitions_;
-  std::vector<std::vector<int64_t>> groups_;
+  // Parsed replica_groups by their text: a dump's collectives repeat a few
+  // group lists (often alternating, so remembering the last one misses).
+  struct ParsedGroups {
+    bool known = true;
+    std::vector<std::vector<int64_t>> groups;
+  };
+  absl::node_hash_map<std::string_view, ParsedGroups, StringViewHash> parsed_groups_;
+  static inline const std::vector<std::vector<int64_t>> kNoGroups{};
+  const std::vector<std::vector<int64_t>>* groups_ = &kNoGroups;  // the current op's (LoadGroups)
   bool groups_known_ = true;
-  // The replica_groups text groups_ was parsed from (LoadGroups reuses it).
-  std::string_view groups_text_;
-  bool groups_text_valid_ = false;
   Shape inferred_;
   Shape scratch_;
   ShapeArena arena_;
