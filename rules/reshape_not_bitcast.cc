@@ -12,6 +12,7 @@
 #include "analysis/analyses.h"
 #include "analysis/bitcast.h"
 #include "analysis/layout_phase.h"
+#include "analysis/opcode_index.h"
 #include "dump/pass_names.h"
 #include "engine/dump_context.h"
 #include "parse/attributes.h"
@@ -117,22 +118,21 @@ class ReshapeNotBitcastRule : public Rule {
     // (result shape, operand shape) pairs already known to be bitcasts:
     // dumps repeat the same reshapes many times.
     absl::flat_hash_set<uint64_t> bitcasts;
-    for (CompId c = 0; c < m.computation_count(); ++c) {
+    // Reshapes in id order (each finding has its own span, so the order of
+    // reporting does not show).
+    for (InstrId id : ctx.analyses().Get<OpcodeIndex>().Of(Opcode::kReshape)) {
       // ReshapeDecomposer and LayoutNormalization visit non-fusion
       // computations only.
-      if (m.computation(c).is_fusion_computation) continue;
-      for (InstrId id : m.instructions(c)) {
-        if (m.opcode(id) != Opcode::kReshape) continue;
-        uint64_t key = 0;
-        if (m.operands(id).size() == 1) {
-          key = uint64_t{m.instr(id).shape} << 32 | m.instr(m.operand(id, 0)).shape;
-          if (bitcasts.contains(key)) continue;
-        }
-        ReshapeBitcastCheck check = CheckLayouts(m, id);
-        if (check.is_bitcast() && m.operands(id).size() == 1) bitcasts.insert(key);
-        if (check.verdict == ReshapeBitcastCheck::Verdict::kUnitIndexMoves) {
-          found.emplace_back(id, std::move(check));
-        }
+      if (m.computation(m.parent(id)).is_fusion_computation) continue;
+      uint64_t key = 0;
+      if (m.operands(id).size() == 1) {
+        key = uint64_t{m.instr(id).shape} << 32 | m.instr(m.operand(id, 0)).shape;
+        if (bitcasts.contains(key)) continue;
+      }
+      ReshapeBitcastCheck check = CheckLayouts(m, id);
+      if (check.is_bitcast() && m.operands(id).size() == 1) bitcasts.insert(key);
+      if (check.verdict == ReshapeBitcastCheck::Verdict::kUnitIndexMoves) {
+        found.emplace_back(id, std::move(check));
       }
     }
     if (found.empty() || !LayoutsAreAssigned(ctx)) return;
