@@ -2,25 +2,48 @@
 
 namespace hlolint {
 
-AttributeIndex::AttributeIndex(const Module& m, Analyses&) {
-  // Counting sort by attribute name, as OpcodeIndex does by opcode. An
-  // instruction has each name at most once (the parser rejects repeats).
-  const InstrId n = static_cast<InstrId>(m.instruction_count());
-  std::array<uint32_t, kAttrNameCount + 2> count{};
-  uint32_t total = 0;
-  for (InstrId id = 0; id < n; ++id) {
-    for (const Attribute& a : m.attributes(id)) ++count[static_cast<size_t>(a.name)];
+AttributeIndex::AttributeIndex(const Module& module, Analyses&) : m_(module) {}
+
+std::span<const InstrId> AttributeIndex::With(AttrName name) const {
+  const size_t n = static_cast<size_t>(name);
+  if (built_[n]) return lists_[n];
+  built_[n] = true;
+  std::vector<InstrId>& list = lists_[n];
+  const std::span<const Attribute> all = m_.all_attributes();
+  const InstrId count = static_cast<InstrId>(m_.instruction_count());
+  // The attribute array holds the instructions' attributes in id order, so
+  // the owner of each hit is found by moving forward from the last owner:
+  // a step at a time first (hits close together), then by halving.
+  InstrId owner = 0;
+  auto end_of = [&](InstrId id) { return m_.instr(id).attrs_begin + m_.instr(id).attr_count; };
+  for (size_t k = 0; k < all.size(); ++k) {
+    if (all[k].name != name) continue;
+    const uint32_t at = static_cast<uint32_t>(k);
+    InstrId step = 1;
+    while (owner < count && end_of(owner) <= at) {
+      // Gallop: find a later instruction whose attributes end past `at`.
+      InstrId probe = owner + step;
+      if (probe >= count || end_of(probe) > at) {
+        // The owner is in (owner, min(probe, count - 1)]: bisect.
+        InstrId lo = owner + 1, hi = probe < count ? probe : count - 1;
+        while (lo < hi) {
+          const InstrId mid = lo + (hi - lo) / 2;
+          if (end_of(mid) <= at) {
+            lo = mid + 1;
+          } else {
+            hi = mid;
+          }
+        }
+        owner = lo;
+        break;
+      }
+      owner = probe;
+      step *= 2;
+    }
+    if (owner >= count || m_.instr(owner).attrs_begin > at) continue;  // not expected
+    list.push_back(owner);
   }
-  for (size_t a = 0; a <= static_cast<size_t>(kAttrNameCount); ++a) {
-    begin_[a] = total;
-    total += count[a];
-  }
-  begin_[kAttrNameCount + 1] = total;
-  ids_.resize(total);
-  std::array<uint32_t, kAttrNameCount + 2> cursor = begin_;
-  for (InstrId id = 0; id < n; ++id) {
-    for (const Attribute& a : m.attributes(id)) ids_[cursor[static_cast<size_t>(a.name)]++] = id;
-  }
+  return list;
 }
 
 }  // namespace hlolint

@@ -1,8 +1,8 @@
-// The instructions that carry each attribute, in id (= text) order. Built
-// once per module on first use (one pass over the attribute lists), for
-// rules that look at an attribute few instructions have (sharding,
-// origin): they visit those instructions instead of searching every
-// instruction's attributes.
+// The instructions that carry an attribute, in id (= text) order, for rules
+// that look at an attribute few instructions have (sharding, origin): they
+// visit those instructions instead of searching every instruction's
+// attributes. Each name's list is built on first use, from one scan of the
+// module's attribute array (not the instruction records).
 #pragma once
 
 #include <array>
@@ -18,15 +18,14 @@ class AttributeIndex {
  public:
   AttributeIndex(const Module& module, Analyses& analyses);
 
-  // The instructions with attribute `name`, in id order.
-  std::span<const InstrId> With(AttrName name) const {
-    const size_t n = static_cast<size_t>(name);
-    return {ids_.data() + begin_[n], begin_[n + 1] - begin_[n]};
-  }
+  // The instructions with attribute `name`, in id order. The span stays
+  // valid while the index lives.
+  std::span<const InstrId> With(AttrName name) const;
 
  private:
-  std::array<uint32_t, kAttrNameCount + 2> begin_{};
-  std::vector<InstrId> ids_;
+  const Module& m_;
+  mutable std::array<std::vector<InstrId>, kAttrNameCount + 1> lists_;
+  mutable std::array<bool, kAttrNameCount + 1> built_{};
 };
 
 }  // namespace hlolint

@@ -222,6 +222,9 @@ class Module {
     const Instruction& i = instructions_[id];
     return {attributes_.data() + i.attrs_begin, i.attr_count};
   }
+  // Every instruction's attributes, one after the other in id order
+  // (instruction id's are [attrs_begin, attrs_begin + attr_count)).
+  std::span<const Attribute> all_attributes() const { return attributes_; }
   // Inline: rules ask for one attribute of most instructions they visit.
   const Attribute* FindAttribute(InstrId id, AttrName name) const {
     for (const Attribute& attribute : attributes(id)) {

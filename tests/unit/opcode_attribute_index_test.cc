@@ -84,3 +84,37 @@ TEST_CASE("AttributeIndex lists the instructions carrying an attribute", "[attri
   CHECK(Names(m, index.With(AttrName::kDimensions)) == std::vector<std::string>{"r"});
   CHECK(index.With(AttrName::kOrigin).empty());
 }
+
+TEST_CASE("AttributeIndex agrees with a search of every instruction", "[attribute-index]") {
+  // Hits dense and sparse, instructions without attributes in between: the
+  // owner of each attribute is found by galloping over the records.
+  std::string text = "HloModule m\n\nENTRY e {\n  p0 = f32[4]{0} parameter(0)\n";
+  for (int i = 1; i < 300; ++i) {
+    std::string line =
+        "  p" + std::to_string(i) + " = f32[4]{0} negate(p" + std::to_string(i - 1) + ")";
+    std::vector<std::string> attributes;
+    if (i % 3 != 0) attributes.push_back("metadata={op_name=\"n\"}");
+    if (i % 7 == 0 || (i > 100 && i < 140)) attributes.push_back("sharding={replicated}");
+    if (i == 299) attributes.push_back("frontend_attributes={a=\"b\"}");
+    for (const std::string& a : attributes) line += ", " + a;
+    text += line + "\n";
+  }
+  text += "}\n";
+  auto file = SourceFile::FromString("many.hlo", text);
+  auto modules = ParseAllModules(*file);
+  REQUIRE(modules.size() == 1);
+  REQUIRE_FALSE(modules[0].error);
+  const Module& m = *modules[0].module;
+  Analyses analyses(m);
+  const AttributeIndex& index = analyses.Get<AttributeIndex>();
+  for (AttrName name : {AttrName::kSharding, AttrName::kMetadata, AttrName::kFrontendAttributes,
+                        AttrName::kOrigin}) {
+    std::vector<InstrId> expected;
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      if (m.FindAttribute(id, name) != nullptr) expected.push_back(id);
+    }
+    const std::span<const InstrId> found = index.With(name);
+    CHECK(std::vector<InstrId>(found.begin(), found.end()) == expected);
+  }
+  CHECK(index.With(AttrName::kSharding).size() == 76);
+}
