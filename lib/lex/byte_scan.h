@@ -30,6 +30,38 @@ inline bool IsIdentCharByte(char c) { return kByteClass[static_cast<unsigned cha
 inline bool IsIdentStartByte(char c) { return kByteClass[static_cast<unsigned char>(c)] & 2; }
 inline bool IsBlankByte(char c) { return kByteClass[static_cast<unsigned char>(c)] & 4; }
 
+// The first byte at or after p that is not an identifier character
+// [a-zA-Z0-9_.-]. 16 bytes at a time while the load stays before `end`
+// (the NUL at `end` stops the byte loop).
+inline const char* SkipIdentChars(const char* p, const char* end) {
+#ifdef __SSE2__
+  // Unsigned lo <= v <= hi as (v - lo) <= (hi - lo): wrap-around makes the
+  // bytes below lo large.
+  auto in_range = [](__m128i v, char lo, char hi) {
+    const __m128i shifted = _mm_sub_epi8(v, _mm_set1_epi8(lo));
+    const __m128i width = _mm_set1_epi8(static_cast<char>(hi - lo));
+    return _mm_cmpeq_epi8(_mm_min_epu8(shifted, width), shifted);
+  };
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Letters of either case ('|0x20' folds case and maps no other byte
+    // into a-z); '-' '.' and the digits, less the '/' between them; '_'.
+    const __m128i letter = in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z');
+    const __m128i number = _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+                                            in_range(v, '-', '9'));
+    const __m128i underscore = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
+    const unsigned ident = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, number), underscore)));
+    if (ident != 0xffff) return p + __builtin_ctz(~ident);
+    p += 16;
+  }
+#else
+  (void)end;
+#endif
+  while (IsIdentCharByte(*p)) ++p;
+  return p;
+}
+
 // The first byte at or after p that is a space or a control character
 // (or `end`). 16 bytes at a time while the load stays before `end`.
 inline const char* ScanToControlOrSpace(const char* p, const char* end) {

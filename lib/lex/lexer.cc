@@ -220,8 +220,7 @@ bool Lexer::LexAttributeNameAfterComma() {
   const char* p = cur_;
   while (*p == ' ') ++p;
   if (!IsIdentStartByte(*p)) return false;
-  const char* q = p + 1;
-  while (IsIdentCharByte(*q)) ++q;
+  const char* q = SkipIdentChars(p + 1, end_);
   if (*q != '=') return false;
   prev_end_ = tok_.end;
   tok_.error = LexError::kNone;
@@ -448,7 +447,7 @@ TokKind ClassifyWord(std::string_view word, PrimitiveType* type, const char** di
 TokKind Lexer::LexIdentifier() {
   // cur_ is one past the first character.
   const char* start = buf_ + tok_.begin;
-  while (IsIdentCharByte(*cur_)) ++cur_;
+  cur_ = SkipIdentChars(cur_, end_);
   std::string_view ident(start, static_cast<size_t>(cur_ - start));
   tok_.text = ident;
   if (*cur_ == ':') {
@@ -476,8 +475,7 @@ TokKind Lexer::LexIdentifier() {
 TokKind Lexer::LexPercent() {
   const char* name_start = cur_;
   if (!IsIdentStartByte(*cur_)) return Error(LexError::kUnexpectedChar);
-  ++cur_;
-  while (IsIdentCharByte(*cur_)) ++cur_;
+  cur_ = SkipIdentChars(cur_ + 1, end_);
   tok_.text = std::string_view(name_start, static_cast<size_t>(cur_ - name_start));
   return TokKind::kName;
 }

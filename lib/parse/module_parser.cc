@@ -497,7 +497,7 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
   while (!closed) {
     // A plain name right before ':' is a kName token whatever its spelling.
     if (!IsIdentStartByte(*p)) break;
-    while (IsIdentCharByte(*p)) ++p;
+    p = SkipIdentChars(p, end);
     if (p[0] != ':' || p[1] != ' ') break;
     ShapeId param;
     p = KnownShapeAt(p + 2, ShapeFollower::kListSeparator, &param);
@@ -855,7 +855,7 @@ const char* ModuleParser::ScanOperandName(const char* p, std::string_view* name)
   if (*p == '%') {
     const char* begin = ++p;
     if (!IsIdentStartByte(*p)) return nullptr;
-    while (IsIdentCharByte(*p)) ++p;
+    p = SkipIdentChars(p, file_end());
     *name = std::string_view(begin, static_cast<size_t>(p - begin));
     return p;
   }
@@ -863,8 +863,7 @@ const char* ModuleParser::ScanOperandName(const char* p, std::string_view* name)
   // A plain identifier may be a keyword or a type to the lexer. Before ','
   // or ')' (the operand lists dumps print) it is neither a kName nor an
   // attribute name, so the lexer's ClassifyWord decides.
-  const char* q = p + 1;
-  while (IsIdentCharByte(*q)) ++q;
+  const char* q = SkipIdentChars(p + 1, file_end());
   if (*q == ',' || *q == ')') {
     const std::string_view word(p, static_cast<size_t>(q - p));
     PrimitiveType type;
@@ -901,7 +900,7 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   if (p == nullptr) return false;
   const char* opcode_begin = p;
   if (!IsIdentStartByte(*p)) return false;
-  while (IsIdentCharByte(*p)) ++p;
+  p = SkipIdentChars(p, file_end());
   if (*p != '(') return false;
   const std::optional<Opcode> opcode =
       OpcodeFromName(std::string_view(opcode_begin, static_cast<size_t>(p - opcode_begin)));
@@ -934,8 +933,7 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
       ShapeId declared = kNoShape;
       // A shape starts with a type name followed by '['; anything else
       // starting with a letter is a name.
-      const char* word = p;
-      while (IsIdentCharByte(*word)) ++word;
+      const char* word = SkipIdentChars(p, file_end());
       if (*word == '[' || *p == '(') {
         p = cached_shape(p, &declared);
         if (p == nullptr) break;

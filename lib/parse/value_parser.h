@@ -134,6 +134,8 @@ class ValueParser {
   };
 
   const SourceFile& file_;
+  // One past the text: the NUL sentinel SourceFile guarantees.
+  const char* file_end() const { return file_.data() + file_.size(); }
   Lexer lexer_;
   ShapeTable* shapes_;
   ParseLimits limits_;

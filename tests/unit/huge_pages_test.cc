@@ -1,0 +1,63 @@
+// The executables' operator new (lib/memory/huge_page_new.cc, linked into
+// the unit tests too) asks for transparent huge pages on big blocks only.
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "memory/allocator.h"
+
+namespace {
+
+// The VmFlags line of the mapping holding `address` in /proc/self/smaps.
+std::string VmFlagsOf(const void* address) {
+  const auto target = reinterpret_cast<uintptr_t>(address);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream range(line);
+    if (range >> std::hex >> begin >> dash >> end && dash == '-') {
+      inside = begin <= target && target < end;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
+bool HugePagesAvailable() {
+  struct stat st;
+  return ::stat("/sys/kernel/mm/transparent_hugepage", &st) == 0 &&
+         ::stat("/proc/self/smaps", &st) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("big blocks are advised to use huge pages, small ones are not", "[memory]") {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  WARN("skipped: the sanitizer's own operator new is in use");
+  return;
+#endif
+  if (!HugePagesAvailable()) {
+    WARN("skipped: this kernel has no transparent huge pages or no /proc/self/smaps");
+    return;
+  }
+  // malloc's fixed threshold, as in hlolint: blocks above 256 KB are mapped
+  // on their own, whatever the tests before this one freed.
+  hlolint::ReturnBigFreedBlocks();
+  auto big = std::make_unique<char[]>(hlolint::kHugePageAdviceBytes * 2);
+  CHECK(VmFlagsOf(big.get() + hlolint::kHugePageAdviceBytes).find(" hg") != std::string::npos);
+  // Below the threshold but above malloc's mmap threshold: its own mapping,
+  // left alone.
+  auto middle = std::make_unique<char[]>(hlolint::kHugePageAdviceBytes / 2);
+  const std::string flags = VmFlagsOf(middle.get());
+  REQUIRE(!flags.empty());
+  CHECK(flags.find(" hg") == std::string::npos);
+}
