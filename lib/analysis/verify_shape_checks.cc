@@ -28,10 +28,12 @@ std::string_view UnaryHandler(Opcode op) {
   }
 }
 
+}  // namespace
+
 // Opcodes checked elsewhere (verify-call-signature, verify-async-pairs,
 // verify-collectives, verify-channels) or not at all (bitcast: only the
 // layout-sensitive verifier compares sizes): skipped before any work.
-bool HasShapeCheck(Opcode op) {
+bool ShapeChecker::HasShapeCheck(Opcode op) {
   switch (op) {
     case Opcode::kParameter: case Opcode::kConstant: case Opcode::kBitcast:
     case Opcode::kFusion: case Opcode::kCall: case Opcode::kWhile: case Opcode::kConditional:
@@ -47,8 +49,6 @@ bool HasShapeCheck(Opcode op) {
       return true;
   }
 }
-
-}  // namespace
 
 namespace {
 

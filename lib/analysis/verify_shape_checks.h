@@ -33,6 +33,8 @@ class ShapeChecker {
   // first failure. Instructions whose shapes (or operands' shapes) are
   // unknown or unbounded (`?`) are skipped.
   bool Check(InstrId id, VerifyFinding* finding);
+  // False for the opcodes only the origin check applies to.
+  static bool HasShapeCheck(Opcode op);
   // False when no instruction of the module has an `origin=` attribute:
   // VerifyOriginalValue is skipped without searching every instruction's
   // attributes.
