@@ -19,7 +19,9 @@ class OperandAliasingTable {
   OperandAliasingTable(const Module& module, Analyses& analyses);
 
   // OutputToOperandAliasing(module, id): empty when absent or malformed.
-  // The reference stays valid while the table lives.
+  // The reference stays valid while the table lives. Instructions with the
+  // same text share the entries, so an entry's `offset` locates it in the
+  // first of them only: report at `id`, not at the offset.
   const std::vector<OutputOperandAlias>& Of(InstrId id) const;
 
  private:
