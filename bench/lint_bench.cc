@@ -147,13 +147,13 @@ int main(int argc, char** argv) {
   const double mb = static_cast<double>(bytes) / 1e6;
   fmt::print("input     {} files, {:.1f} MB, {} lines, {} instructions, {} diagnostics\n",
              files.size(), mb, newlines, instructions, diagnostics);
-  fmt::print("newlines  {:8.4f} s {:9.1f} MB/s\n", newline_time, mb / newline_time);
+  fmt::print("newlines  {:10.6f} s {:9.1f} MB/s\n", newline_time, mb / newline_time);
   if (parse_time < 1e30) {
-    fmt::print("parse     {:8.4f} s {:9.1f} MB/s {:8.2f} M instr/s  {:5.1f}x newlines\n", parse_time,
+    fmt::print("parse     {:10.6f} s {:9.1f} MB/s {:8.2f} M instr/s  {:5.1f}x newlines\n", parse_time,
                mb / parse_time, instructions / parse_time / 1e6, parse_time / newline_time);
   }
   if (lint_time < 1e30) {
-    fmt::print("lint      {:8.4f} s {:9.1f} MB/s {:8.2f} M instr/s  {:5.1f}x newlines\n", lint_time,
+    fmt::print("lint      {:10.6f} s {:9.1f} MB/s {:8.2f} M instr/s  {:5.1f}x newlines\n", lint_time,
                mb / lint_time, instructions / lint_time / 1e6, lint_time / newline_time);
   }
   if (!without.empty()) {
@@ -170,8 +170,8 @@ int main(int argc, char** argv) {
     const double with_best = *std::min_element(with_times.begin(), with_times.end());
     const double without_best = *std::min_element(without_times.begin(), without_times.end());
     const double with_median = median(with_times), without_median = median(without_times);
-    fmt::print("lint CPU, all rules  best {:8.4f} s  median {:8.4f} s\n", with_best, with_median);
-    fmt::print("lint CPU, without {}: best {:8.4f} s  median {:8.4f} s\n", without, without_best,
+    fmt::print("lint CPU, all rules  best {:10.6f} s  median {:10.6f} s\n", with_best, with_median);
+    fmt::print("lint CPU, without {}: best {:10.6f} s  median {:10.6f} s\n", without, without_best,
                without_median);
     fmt::print("{} share of full lint: best {:.1f}%  median {:.1f}%  per run {:.1f}%..{:.1f}%\n",
                without, 100 * (with_best - without_best) / with_best,
