@@ -98,7 +98,17 @@ bool IsLayoutOnlyBlocker(Opcode opcode) {
 InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
     : m_(module),
       aliasing_(analyses.Get<OperandAliasingTable>()),
-      state_(module.instruction_count(), 0) {}
+      state_(module.instruction_count(), 0) {
+  // Every candidate now, in id order: aliasing attributes are then read in
+  // text order and the text behind is released. Computed on first use, they
+  // were read in whatever order rules asked, and the text of a large file
+  // stayed resident (+0.43x the input's size in peak RSS at 200 MB).
+  TextReleaser released(m_.source(), m_.begin_offset());
+  for (InstrId id : analyses.Get<OpcodeIndex>().Collect(&MayBeInPlace)) {
+    released.Advance(m_.instr(id).name_offset);
+    Compute(id);
+  }
+}
 
 std::span<const InPlacePair> InPlacePairs::Get(InstrId id) const {
   if (!MayBeInPlace(m_.opcode(id))) return {};

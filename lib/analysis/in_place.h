@@ -41,9 +41,8 @@ ValueRef FollowTupleIndirection(const Module& m, ValueRef value);
 // through `bitcast` while the index is empty.
 ValueRef FollowNoOpIndirection(const Module& m, ValueRef value);
 
-// The pair table of every instruction, each instruction's pairs computed on
-// first use (most rules ask about a few instructions: unused ones, fusion
-// roots) and kept.
+// The pair table of every instruction, computed when the analysis is built
+// (in text order, releasing the text behind).
 class InPlacePairs {
  public:
   InPlacePairs(const Module& module, Analyses& analyses);

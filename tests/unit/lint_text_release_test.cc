@@ -1,0 +1,116 @@
+// A large file's text must not stay resident through a full lint: the
+// parser and every analysis or rule that reads text go in text order and
+// release behind them (SourceFile::ReleasePages). A reader that jumps
+// around instead keeps most of the file mapped, which peak RSS shows only
+// on files of hundreds of MB.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "analysis/analyses.h"
+#include "engine/rule.h"
+#include "nlohmann/json.hpp"
+#include "parse/parser.h"
+#include "rules/registry.h"
+#include "source/source_file.h"
+
+namespace hlolint {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Resident KB of the mapping that holds `address` (/proc/self/smaps), or -1.
+long ResidentKb(const void* address) {
+  const auto target = reinterpret_cast<uintptr_t>(address);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream range(line);
+    if (range >> std::hex >> begin >> dash >> end && dash == '-') {
+      inside = begin <= target && target < end;
+    } else if (inside && line.rfind("Rss:", 0) == 0) {
+      return std::stol(line.substr(4));
+    }
+  }
+  return -1;
+}
+
+// Custom calls whose aliasing the in-place and aliasing analyses read, and
+// fusions, spread over a file above the release threshold.
+std::string AliasingDump() {
+  std::string text =
+      "HloModule release_test, is_scheduled=true\n\n"
+      "%fused (a: f32[8], i: s32[]) -> f32[8] {\n"
+      "  %a = f32[8]{0} parameter(0)\n"
+      "  %i = s32[] parameter(1)\n"
+      "  %u = f32[1]{0} constant({1})\n"
+      "  ROOT %d = f32[8]{0} dynamic-update-slice(f32[8]{0} %a, f32[1]{0} %u, s32[] %i)\n"
+      "}\n\n"
+      "ENTRY %main (p: f32[8], i: s32[]) -> f32[8] {\n"
+      "  %p = f32[8]{0} parameter(0)\n"
+      "  %i = s32[] parameter(1)\n";
+  std::string previous = "%p";
+  for (int k = 0; text.size() < SourceFile::kReleaseMinBytes + (2u << 20); ++k) {
+    const std::string call = "%call." + std::to_string(k);
+    const std::string fusion = "%fusion." + std::to_string(k);
+    text += "  " + call + " = f32[8]{0} custom-call(f32[8]{0} " + previous +
+            "), custom_call_target=\"update_" + std::to_string(k % 7) +
+            "\", output_to_operand_aliasing={{}: (0, {})}, metadata={op_name=\"step/" +
+            std::to_string(k) + "\" source_file=\"train.py\" source_line=" +
+            std::to_string(k % 1000) + "}\n";
+    text += "  " + fusion + " = f32[8]{0} fusion(f32[8]{0} " + call +
+            ", s32[] %i), kind=kLoop, calls=%fused, output_to_operand_aliasing={{}: (0, {})}\n";
+    previous = fusion;
+  }
+  text += "  ROOT %result = f32[8]{0} copy(f32[8]{0} " + previous + ")\n}\n";
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("After each rule, little of a large mapped file's text is resident",
+          "[release]") {
+  const fs::path path = fs::temp_directory_path() /
+                        ("hlolint_lint_release_" + std::to_string(::getpid()) + ".hlo");
+  const std::string text = AliasingDump();
+  { std::ofstream(path, std::ios::binary) << text; }
+  auto file = SourceFile::Open(path.string(), path.string());
+  REQUIRE(file.ok());
+  const SourceFile& source = **file;
+  fs::remove(path);  // the mapping stays valid
+  if (ResidentKb(source.data()) < 0) {
+    WARN("skipped: no /proc/self/smaps entry for the mapping");
+    return;
+  }
+  // The rules one by one on the parsed module, as the engine runs them; the
+  // parser and each reader release behind them, so after each step at most
+  // a few MB (release strides and margins) stay mapped.
+  const long limit_kb = static_cast<long>(text.size() / 4 / 1024);
+  static const nlohmann::json kNoOptions = nlohmann::json::object();
+  std::vector<Diagnostic> diagnostics;
+  int modules = 0;
+  ParseModules(source, [&](ParsedModule&& parsed) {
+    REQUIRE(parsed.module);
+    ++modules;
+    const Module& m = *parsed.module;
+    CHECK(ResidentKb(source.data()) < limit_kb);
+    Analyses analyses(m);
+    for (const Rule* rule : AllRules()) {
+      RuleContext ctx(m, analyses, *rule, kNoOptions, nullptr, &diagnostics);
+      rule->Check(ctx);
+      INFO("after rule " << rule->info().id);
+      CHECK(ResidentKb(source.data()) < limit_kb);
+    }
+  });
+  CHECK(modules == 1);
+}
+
+}  // namespace hlolint
