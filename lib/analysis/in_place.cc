@@ -98,6 +98,7 @@ bool IsLayoutOnlyBlocker(Opcode opcode) {
 InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
     : m_(module),
       aliasing_(analyses.Get<OperandAliasingTable>()),
+      ranges_(module.instruction_count()),
       state_(module.instruction_count(), 0) {
   // Every candidate now, in id order: aliasing attributes are then read in
   // text order and the text behind is released. Computed on first use, they
@@ -110,14 +111,6 @@ InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
   }
 }
 
-std::span<const InPlacePair> InPlacePairs::Get(InstrId id) const {
-  if (!MayBeInPlace(m_.opcode(id))) return {};
-  if (state_[id] == 0) Compute(id);
-  auto it = pairs_.find(id);
-  if (it == pairs_.end()) return {};
-  return it->second;
-}
-
 const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& output_index) const {
   for (const InPlacePair& pair : Get(id)) {
     if (pair.output_index == output_index) return &pair;
@@ -125,7 +118,12 @@ const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& out
   return nullptr;
 }
 
-void InPlacePairs::Compute(InstrId id) const {
+void InPlacePairs::Append(InstrId id, const std::vector<InPlacePair>& pairs) {
+  ranges_[id] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
+  pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
+}
+
+void InPlacePairs::Compute(InstrId id) {
   if (state_[id] != 0) return;  // done, or a (malformed) cycle: no pairs
   if (!MayBeInPlace(m_.opcode(id))) return;
   state_[id] = 1;
@@ -137,7 +135,7 @@ void InPlacePairs::Compute(InstrId id) const {
   } else {
     pairs = Direct(id);
   }
-  if (!pairs.empty()) pairs_.emplace(id, std::move(pairs));
+  Append(id, pairs);
   state_[id] = 2;
 }
 
@@ -226,7 +224,7 @@ std::vector<InPlacePair> InPlacePairs::Direct(InstrId id) const {
   }
 }
 
-std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) const {
+std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) {
   std::vector<InPlacePair> result;
   auto called = m_.called(fusion);
   if (called.empty()) return result;
@@ -235,7 +233,12 @@ std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) const
   auto follow = [&](ValueRef v) {
     return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v));
   };
-  auto pairs_of = [&](InstrId id) { return Get(id); };  // stays valid (see pairs_)
+  // A copy: appending this fusion's pairs may move the array.
+  auto pairs_of = [&](InstrId id) {
+    Compute(id);
+    auto span = Get(id);
+    return std::vector<InPlacePair>(span.begin(), span.end());
+  };
 
   ForEachLeaf(m_.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
     const ValueRef source = follow({root, index});

@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "analysis/analyses.h"
 #include "analysis/operand_aliasing.h"
 #include "ir/module.h"
@@ -42,29 +41,36 @@ ValueRef FollowTupleIndirection(const Module& m, ValueRef value);
 ValueRef FollowNoOpIndirection(const Module& m, ValueRef value);
 
 // The pair table of every instruction, computed when the analysis is built
-// (in text order, releasing the text behind).
+// (in text order, releasing the text behind), in one flat array: rules look
+// pairs up by id all over a large module.
 class InPlacePairs {
  public:
   InPlacePairs(const Module& module, Analyses& analyses);
 
-  // GetInPlaceInputOutputPairs(id); empty for instructions that are not in
-  // place. The span stays valid as other instructions' pairs are computed.
-  std::span<const InPlacePair> Get(InstrId id) const;
-  bool IsInPlace(InstrId id) const { return !Get(id).empty(); }
+  // GetInPlaceInputOutputPairs(id); empty for instructions that are not in place.
+  std::span<const InPlacePair> Get(InstrId id) const {
+    const Range& r = ranges_[id];
+    return {pairs_.data() + r.begin, r.count};
+  }
+  bool IsInPlace(InstrId id) const { return ranges_[id].count != 0; }
   // The pair of `id` whose output index is `output_index`, or null.
   const InPlacePair* PairForOutput(InstrId id, const ShapeIndex& output_index) const;
 
  private:
-  void Compute(InstrId id) const;
+  struct Range {
+    uint32_t begin = 0;
+    uint32_t count = 0;
+  };
+  void Compute(InstrId id);
+  void Append(InstrId id, const std::vector<InPlacePair>& pairs);
   std::vector<InPlacePair> Direct(InstrId id) const;
-  std::vector<InPlacePair> DiscoverFusionPairs(InstrId fusion) const;
+  std::vector<InPlacePair> DiscoverFusionPairs(InstrId fusion);
 
   const Module& m_;
   const OperandAliasingTable& aliasing_;
-  // The instructions that have pairs. A vector's elements stay where they
-  // are when the map moves the vector, so spans handed out stay valid.
-  mutable absl::flat_hash_map<InstrId, std::vector<InPlacePair>> pairs_;
-  mutable std::vector<uint8_t> state_;  // 0 = not computed, 1 = computing, 2 = done
+  std::vector<InPlacePair> pairs_;
+  std::vector<Range> ranges_;
+  std::vector<uint8_t> state_;  // 0 = not computed, 1 = computing, 2 = done
 };
 
 // One pair of a fusion found by the extended walk.
