@@ -1,9 +1,5 @@
 // verify-operand-count: opcodes with a fixed arity have exactly that many
 // operands (ShapeVerifier::Preprocess with HloOpcodeArity, CheckOperandCount).
-#include <algorithm>
-#include <vector>
-
-#include "analysis/opcode_index.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
@@ -20,28 +16,16 @@ class VerifyOperandCountRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
-    const OpcodeIndex& index = ctx.analyses().Get<OpcodeIndex>();
-    // Opcode by opcode (variadic ones skipped whole); the offenders are
-    // reported in id order.
-    std::vector<InstrId> wrong;
-    for (int o = 0; o < kOpcodeCount; ++o) {
-      const Opcode op = static_cast<Opcode>(o);
-      const int expected = OpcodeArity(op);
-      if (expected < 0) continue;
-      for (InstrId id : index.Of(op)) {
-        const size_t count = m.instr(id).operand_count;
-        if (static_cast<int>(count) == expected) continue;
-        if (op == Opcode::kScaledDot && count == 6) continue;  // scaled-dot with offsets
-        if (op == Opcode::kDot && count > 2) continue;         // sparse dot (older XLA)
-        wrong.push_back(id);
-      }
-    }
-    std::sort(wrong.begin(), wrong.end());
-    for (InstrId id : wrong) {
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
       const Opcode op = m.opcode(id);
-      ctx.Report(id, StrCat("[ShapeVerifier::Preprocess] Expected ", OpcodeArity(op),
-                            " operands for ", OpcodeName(op), " instruction, found ",
-                            m.operands(id).size()));
+      const int expected = OpcodeArity(op);
+      if (expected < 0) continue;  // variadic: skip before reading the record
+      const size_t count = m.operands(id).size();
+      if (op == Opcode::kScaledDot && count == 6) continue;  // scaled-dot with offsets
+      if (op == Opcode::kDot && count > 2) continue;         // sparse dot (older XLA)
+      if (static_cast<int>(count) == expected) continue;
+      ctx.Report(id, StrCat("[ShapeVerifier::Preprocess] Expected ", expected, " operands for ",
+                            OpcodeName(op), " instruction, found ", count));
     }
   }
 };
