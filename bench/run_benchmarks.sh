@@ -39,3 +39,6 @@ echo "== --jobs scaling: 200 files of 1 MB, and the machine's ceiling"
 "$(dirname "$0")/jobs_bench.py" --hlolint "$build/tools/hlolint/hlolint" \
   --generate "$build/bench/generate_hlo" --dir "$work/dir200" --runs 5 \
   --max-others 0.10 --timeout 600
+
+echo "== time per MB, 1 MB -> 1 GB (interleaved rounds)"
+"$(dirname "$0")/linearity.sh" "$build" "$work" 2
