@@ -4,33 +4,15 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "memory/allocator.h"
+#include "proc_smaps.h"
 
 namespace {
 
-// The VmFlags line of the mapping holding `address` in /proc/self/smaps.
-std::string VmFlagsOf(const void* address) {
-  const auto target = reinterpret_cast<uintptr_t>(address);
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line;
-  bool inside = false;
-  while (std::getline(smaps, line)) {
-    uintptr_t begin = 0, end = 0;
-    char dash = 0;
-    std::istringstream range(line);
-    if (range >> std::hex >> begin >> dash >> end && dash == '-') {
-      inside = begin <= target && target < end;
-    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
-      return line;
-    }
-  }
-  return "";
-}
+std::string VmFlagsOf(const void* address) { return hlolint::SmapsField(address, "VmFlags:"); }
 
 bool HugePagesAvailable() {
   struct stat st;

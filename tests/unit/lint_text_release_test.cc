@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "analysis/analyses.h"
@@ -17,6 +16,7 @@
 #include "nlohmann/json.hpp"
 #include "parse/parser.h"
 #include "rules/registry.h"
+#include "proc_smaps.h"
 #include "source/source_file.h"
 
 namespace hlolint {
@@ -24,23 +24,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Resident KB of the mapping that holds `address` (/proc/self/smaps), or -1.
+// Resident KB of the mapping that holds `address`, or -1.
 long ResidentKb(const void* address) {
-  const auto target = reinterpret_cast<uintptr_t>(address);
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line;
-  bool inside = false;
-  while (std::getline(smaps, line)) {
-    uintptr_t begin = 0, end = 0;
-    char dash = 0;
-    std::istringstream range(line);
-    if (range >> std::hex >> begin >> dash >> end && dash == '-') {
-      inside = begin <= target && target < end;
-    } else if (inside && line.rfind("Rss:", 0) == 0) {
-      return std::stol(line.substr(4));
-    }
-  }
-  return -1;
+  const std::string rss = SmapsField(address, "Rss:");
+  return rss.empty() ? -1 : std::stol(rss.substr(4));
 }
 
 // Custom calls whose aliasing the in-place and aliasing analyses read, and

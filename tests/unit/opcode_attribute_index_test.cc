@@ -8,10 +8,10 @@
 #include "analysis/analyses.h"
 #include "analysis/attribute_index.h"
 #include "analysis/opcode_index.h"
-#include "parse/parser.h"
-#include "source/source_file.h"
+#include "parse_helpers.h"
 
 using namespace hlolint;
+using namespace hlolint::parse_testing;
 
 namespace {
 
@@ -34,20 +34,11 @@ ENTRY e {
   ROOT t = (f32[8]{0}, f32[]) tuple(m, r)
 })";
 
-std::vector<std::string> Names(const Module& m, std::span<const InstrId> ids) {
-  std::vector<std::string> names;
-  for (InstrId id : ids) names.emplace_back(m.name(id));
-  return names;
-}
-
 }  // namespace
 
 TEST_CASE("OpcodeIndex groups instructions by opcode in text order", "[opcode-index]") {
-  auto file = SourceFile::FromString("index.hlo", kText);
-  auto modules = ParseAllModules(*file);
-  REQUIRE(modules.size() == 1);
-  REQUIRE_FALSE(modules[0].error);
-  const Module& m = *modules[0].module;
+  const Parsed parsed = Parse(kText);
+  const Module& m = parsed.m();
   Analyses analyses(m);
   const OpcodeIndex& index = analyses.Get<OpcodeIndex>();
 
@@ -71,11 +62,8 @@ TEST_CASE("OpcodeIndex groups instructions by opcode in text order", "[opcode-in
 }
 
 TEST_CASE("AttributeIndex lists the instructions carrying an attribute", "[attribute-index]") {
-  auto file = SourceFile::FromString("index.hlo", kText);
-  auto modules = ParseAllModules(*file);
-  REQUIRE(modules.size() == 1);
-  REQUIRE_FALSE(modules[0].error);
-  const Module& m = *modules[0].module;
+  const Parsed parsed = Parse(kText);
+  const Module& m = parsed.m();
   Analyses analyses(m);
   const AttributeIndex& index = analyses.Get<AttributeIndex>();
 
