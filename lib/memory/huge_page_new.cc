@@ -11,10 +11,6 @@
 // come from the heap and could not hold a 2 MB page anyway.
 //
 // Left out under the sanitizers, whose runtimes replace operator new.
-#include <sys/mman.h>
-#include <unistd.h>
-
-#include <cstdint>
 #include <cstdlib>
 #include <new>
 
