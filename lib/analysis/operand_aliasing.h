@@ -3,14 +3,12 @@
 // and dumps repeat a few texts on many fusions and custom calls.
 #pragma once
 
-#include <string_view>
 #include <vector>
 
-#include "absl/container/node_hash_map.h"
 #include "analysis/analyses.h"
+#include "analysis/parsed_by_text.h"
 #include "ir/module.h"
 #include "parse/attributes.h"
-#include "util/hash.h"
 
 namespace hlolint {
 
@@ -26,9 +24,7 @@ class OperandAliasingTable {
 
  private:
   const Module& m_;
-  // By the attribute's value text (a view into the module's source).
-  mutable absl::node_hash_map<std::string_view, std::vector<OutputOperandAlias>, StringViewHash>
-      by_text_;
+  mutable ParsedByText<std::vector<OutputOperandAlias>> by_text_;
 };
 
 }  // namespace hlolint

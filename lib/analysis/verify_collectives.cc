@@ -81,18 +81,16 @@ bool CollectiveChecker::LoadGroups(InstrId id) {
     groups_known_ = true;
     return true;
   }
-  // The parse depends on the text alone.
-  auto [it, inserted] =
-      parsed_groups_.try_emplace(AttributeText(m_, id, AttrName::kReplicaGroups));
-  ParsedGroups& parsed = it->second;
-  if (inserted) {
+  const ParsedGroups& parsed = parsed_groups_.Get(m_, id, AttrName::kReplicaGroups, [&] {
+    ParsedGroups result;
     std::optional<ReplicaGroups> groups = ReplicaGroupsAttr(m_, id);
     if (!groups || !groups->expanded || groups->form == ReplicaGroups::Form::kMesh) {
-      parsed.known = false;
+      result.known = false;
     } else {
-      parsed.groups = std::move(groups->groups);
+      result.groups = std::move(groups->groups);
     }
-  }
+    return result;
+  });
   groups_ = parsed.known ? &parsed.groups : &kNoGroups;
   groups_known_ = parsed.known;
   return groups_known_;

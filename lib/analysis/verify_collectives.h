@@ -9,11 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/container/node_hash_map.h"
+#include "analysis/parsed_by_text.h"
 #include "analysis/shape_inference.h"
 #include "analysis/verify_shape_checks.h"
 #include "ir/module.h"
-#include "util/hash.h"
 
 namespace hlolint {
 
@@ -71,7 +70,7 @@ class CollectiveChecker {
     bool known = true;
     std::vector<std::vector<int64_t>> groups;
   };
-  absl::node_hash_map<std::string_view, ParsedGroups, StringViewHash> parsed_groups_;
+  ParsedByText<ParsedGroups> parsed_groups_;
   static inline const std::vector<std::vector<int64_t>> kNoGroups{};
   const std::vector<std::vector<int64_t>>* groups_ = &kNoGroups;  // the current op's (LoadGroups)
   bool groups_known_ = true;

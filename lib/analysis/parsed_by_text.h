@@ -1,0 +1,34 @@
+// Attribute values parsed once per distinct text. Dumps repeat a few texts
+// (aliasing configs, replica groups) on many instructions, and such a
+// value depends on its text alone.
+#pragma once
+
+#include <string_view>
+#include <utility>
+
+#include "absl/container/node_hash_map.h"
+#include "analysis/verify_text.h"
+#include "ir/module.h"
+#include "util/hash.h"
+
+namespace hlolint {
+
+template <typename Value>
+class ParsedByText {
+ public:
+  // The value of `id`'s attribute `name`: `parse()` the first time its text
+  // is seen, the remembered value after that. The reference stays valid
+  // while this lives. Offsets a value records locate the first instruction
+  // with that text only.
+  template <typename Parse>
+  const Value& Get(const Module& m, InstrId id, AttrName name, Parse&& parse) {
+    auto [it, inserted] = by_text_.try_emplace(AttributeText(m, id, name));
+    if (inserted) it->second = std::forward<Parse>(parse)();
+    return it->second;
+  }
+
+ private:
+  absl::node_hash_map<std::string_view, Value, StringViewHash> by_text_;
+};
+
+}  // namespace hlolint
