@@ -1298,10 +1298,16 @@ bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount
                                            StrJoin(allowed, ", ")));
   }
   seen.set(static_cast<size_t>(name));
-  Lex();
   Attribute attribute;
   attribute.name = name;
   attribute.name_offset = name_offset;
+  // The value right after '=' in a common form: read byte-wise.
+  attribute.value_offset = lexer_.position();
+  if (limits_.fast_paths && TryFastAttributeValue(name, type, s)) {
+    s.attributes.push_back(attribute);
+    return true;
+  }
+  Lex();
   attribute.value_offset = lexer_.offset();
   if (!ParseAttributeValue(name, type, name_offset, s)) {
     if (!error_) Error(name_offset, StrCat("error parsing attribute ", text));
@@ -1359,19 +1365,13 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
     case AttrType::kBool: {
       bool value;
       if (!ParseBool(&value)) return false;
-      if (name == AttrName::kCustomCallHasSideEffect) s.side_effect = value;
-      if (name == AttrName::kUseGlobalDeviceIds) s.use_global_device_ids = value;
+      NoteBool(name, value, s);
       return true;
     }
     case AttrType::kInt64: {
       int64_t value;
       if (!ParseInt64(&value)) return false;
-      if (name == AttrName::kIndex || name == AttrName::kIotaDimension) s.int_value = value;
-      if (name == AttrName::kChannelId) {
-        s.has_channel_id = true;
-        s.channel_id = value;
-      }
-      if (name == AttrName::kNumCarries) s.num_carries = value;
+      NoteInt64(name, value, s);
       return true;
     }
     case AttrType::kInt32: {
@@ -1393,10 +1393,7 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
     case AttrType::kString: {
       std::string_view raw;
       if (!ParseString(&raw)) return false;
-      if (name == AttrName::kAsyncExecutionThread) {
-        s.has_async_thread = true;
-        s.async_thread = raw;
-      }
+      NoteString(name, raw, s);
       return true;
     }
     case AttrType::kStringOrJson: {
@@ -1410,11 +1407,7 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
     case AttrType::kIntList: {
       const uint32_t offset = lexer_.offset();
       if (!ParseInt64List(TokKind::kLbrace, TokKind::kRbrace, TokKind::kComma, &s.ints)) return false;
-      if (name == AttrName::kDimensions) {
-        s.dimensions_size = static_cast<int64_t>(s.ints.size());
-        s.dimensions_offset = offset;
-        s.dimensions.assign(s.ints.begin(), s.ints.end());
-      }
+      NoteIntList(name, offset, s);
       return true;
     }
     case AttrType::kIntListList: {
@@ -1434,21 +1427,7 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
     case AttrType::kComputation: {
       CompId c;
       if (!ParseComputationRef(&c)) return false;
-      switch (name) {
-        case AttrName::kCondition: s.slot_condition = c; break;
-        case AttrName::kBody: s.slot_body = c; break;
-        case AttrName::kTrueComputation: s.slot_true = c; break;
-        case AttrName::kFalseComputation: s.slot_false = c; break;
-        case AttrName::kSelect: s.slot_select = c; break;
-        case AttrName::kScatter: s.slot_scatter = c; break;
-        case AttrName::kToApply:
-          s.has_to_apply = true;
-          s.called.insert(s.called.begin(), c);
-          break;
-        default:
-          s.called.push_back(c);
-          break;
-      }
+      NoteComputation(name, c, s);
       return true;
     }
     case AttrType::kComputationList: {

@@ -192,6 +192,17 @@ class ModuleParser : public ValueParser {
                        uint32_t opcode_offset);
   bool ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount>& seen, InstrScratch& scratch);
   bool ParseAttributeValue(AttrName name, AttrType type, uint32_t name_offset, InstrScratch& scratch);
+  // The value after `name=` when it takes a form dumps print (a `%name`
+  // computation, a fusion kind, a small integer or list of them, a string
+  // without escapes, ...), read byte-wise with the result the grammar would
+  // give; false, having changed nothing, otherwise (fast_attributes.cc).
+  bool TryFastAttributeValue(AttrName name, AttrType type, InstrScratch& scratch);
+  // What a value means to the instruction, shared by both readings.
+  static void NoteBool(AttrName name, bool value, InstrScratch& s);
+  static void NoteInt64(AttrName name, int64_t value, InstrScratch& s);
+  static void NoteString(AttrName name, std::string_view raw, InstrScratch& s);
+  static void NoteIntList(AttrName name, uint32_t offset, InstrScratch& s);  // s.ints
+  static void NoteComputation(AttrName name, CompId c, InstrScratch& s);
   bool ParseComputationRef(CompId* out);
   bool ParseComputationList(std::vector<CompId>* out);
   uint32_t FirstOperandOffset(const InstrScratch& scratch, const InstrOffsets& at) const;
@@ -268,6 +279,7 @@ class ModuleParser : public ValueParser {
   SliceRanges slice_scratch_;
   PaddingConfig padding_scratch_;
   std::vector<OutputOperandAlias> aliasing_scratch_;
+  std::vector<int64_t> shape_index_scratch_;  // TryFastAttributeValue's
   ReplicaGroups replica_scratch_;
   std::string_view last_replica_groups_;  // text of the last valid replica_groups
 };

@@ -208,6 +208,83 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m",
   CheckText("HloModule m\nc (p: f32[2]) -> f32[2] {\n  ROOT p = f32[2] parameter(0)\n}\nd (p: f32[2]) -> f32[2]");
 }
 
+TEST_CASE("fast paths: attribute values read byte-wise or handed back", "[parser][fast]") {
+  // Each line is checked with every value: the forms dumps print, and near
+  // misses the byte-wise reader must leave to the grammar (or reject the
+  // same way).
+  const std::string head = R"(HloModule m
+%fc (a: f32[2]) -> f32[2] {
+  ROOT %a = f32[2]{0} parameter(0)
+}
+%add (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %s = f32[] add(%x, %y)
+}
+add2 (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %s = f32[] add(%x, %y)
+}
+ENTRY %e (p: f32[2], q: f32[2,3]) -> f32[2] {
+  %p = f32[2]{0} parameter(0)
+  %q = f32[2,3]{1,0} parameter(1)
+  %z = f32[] constant(0)
+  %t = (f32[2]{0}, f32[]) tuple(%p, %z)
+)";
+  const std::string tail = "  ROOT %out = f32[2]{0} copy(%p)\n}\n";
+  struct Case {
+    const char* line;  // `$` is replaced by each value
+    std::vector<const char*> values;
+  };
+  const std::vector<Case> cases = {
+      {"  %f = f32[2]{0} fusion(f32[2]{0} %p), kind=kLoop, calls=$\n",
+       {"%fc", "fc", "%fc.x", "%nope", "%", "%1a", "%fc/*c*/", "%fc ", " %fc", "%fc,kind=kLoop",
+        "%add", "{\n  ROOT %b = f32[2]{0} parameter(0)\n}", "%fc:", "%fc=", "%fc%fc", "\"fc\""}},
+      {"  %f = f32[2]{0} fusion(f32[2]{0} %p), calls=%fc, kind=$\n",
+       {"kLoop", "kInput", "kOutput", "kCustom", "kLoopy", "kloop", "kLoop:", "kLoop=1", " kLoop",
+        "\"kLoop\"", "kLoop.", "kLoop-", "kLoop/*c*/", "kLoop, kind=kInput", "kLoop,", "k", "f32"}},
+      {"  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=$\n",
+       {"%add", "add2", "%add2", "%add, to_apply=%add", "%fc", "%add\n  , metadata={}"}},
+      {"  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions=$, to_apply=%add\n",
+       {"{0}", "{}", "{ 0}", "{0 }", "{0,}", "{-0}", "{00}", "{1}", "{0,0}", "{0:1}", "{0}}", "{1e2}",
+        "{0x1}", "{0_0}", "{0b}", "{0f}", "{0?}", "{0i}", "{0o}", "{0.}", "{0-}", "{", "{0",
+        "{999999999999999999}", "{9999999999999999999}", "{18446744073709551616}", "0", "{0}{0}"}},
+      {"  %tr = f32[3,2]{1,0} transpose(f32[2,3]{1,0} %q), dimensions=$\n",
+       {"{1,0}", "{0,1}", "{1, 0}", "{1,0,1}", "{1,/*c*/0}", "{1,\n0}", "{2,0}"}},
+      {"  %g = f32[] get-tuple-element(%t), index=$\n",
+       {"1", "0", "01", "2", "-1", "1e3", "1.5", "1_0", "1b", "1f", "1x1", "1?", "1i", "1o", "1-",
+        "1.", "999999999999999999", "9999999999999999999", "18446744073709551616", "0x1", " 1",
+        "1 ", "1/*c*/", "true", "\"1\"", "1\n  , metadata={}", "1, index=1"}},
+      {"  %cc = f32[2]{0} custom-call(f32[2]{0} %p), custom_call_target=$\n",
+       {"\"foo\"", "\"\"", "\"f\\\"oo\"", "\"f\\qoo\"", "\"f\\noo\"", "\"multi\nline\"", "foo", "'foo'",
+        "\"foo", "\"foo\"\"bar\"", "\"foo\" ", "\"foo\",custom_call_has_side_effect=true"}},
+      {"  %cc = f32[2]{0} custom-call(f32[2]{0} %p), custom_call_target=\"x\", "
+       "custom_call_has_side_effect=$\n",
+       {"true", "false", "True", "TRUE", "truex", "true:", "true=", "1", "\"true\"", " true",
+        "true.", "false/*c*/"}},
+      {"  %cc = (f32[2]{0}, f32[]) custom-call(f32[2]{0} %p, f32[] %z), custom_call_target=\"x\", "
+       "output_to_operand_aliasing=$\n",
+       {"{{0}: (0, {})}", "{{}: (0, {})}", "{{0}: (0, {}), {1}: (1, {})}", "{{0}: (1, {0})}",
+        "{{0}:(0, {})}", "{{0}: (0,{})}", "{{0}: ( 0, {})}", "{{0}: (0, {}),}", "{{0}: (0, {}) }",
+        "{{0}: (-1, {})}", "{{0}: (7, {})}", "{{0,1,2}: (0, {3,4})}", "{{0}: (0, {}), {0}: (1, {})}",
+        "{}", "{ }", "{{0}: (0, {})", "{{0} (0, {})}", "{{0}: (0 {})}", "{{0,}: (0, {})}",
+        "{{0}: (0, {}),{1}: (1, {})}", "{{0}: (0, {}),  {1}: (1, {})}"}},
+      {"  %sl = f32[1]{0} slice(f32[2]{0} %p), slice=$\n",
+       {"{[0:1]}", "{[0:1:1]}", "{[1:2]}", "{[0:1], [0:1]}", "{[0:1],[0:1]}", "{[0:1],   [0:1]}",
+        "{[0]}", "{[0:1:1:1]}", "{[]}", "{}", "{[-1:1]}", "{[0:1],}", "{[0:1] }", "{[ 0:1]}",
+        "{[0:1]", "{[0:1}", "{[0:1]]}", "{[0:1],\n[0:1]}", "{[0:01]}", "{[0:1e1]}", "{[0:3]}",
+        "{[0:1]}}", "[0:1]", "{[0:1],[0:1],[0:1]}"}},
+  };
+  for (const Case& c : cases) {
+    for (const char* value : c.values) {
+      std::string line = c.line;
+      line.replace(line.find('$'), 1, value);
+      CheckText(head + line + tail);
+    }
+  }
+}
+
 TEST_CASE("fast paths: our golden inputs parse the same both ways", "[parser][fast]") {
   namespace fs = std::filesystem;
   size_t files = 0;

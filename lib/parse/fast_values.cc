@@ -1,0 +1,255 @@
+// Values in the forms dumps print, read byte-wise: attribute values (see
+// TryFastAttributeValue in module_parser.h). Each reader accepts only text
+// the lexer would cut into exactly the tokens the grammar expects, and
+// gives the grammar's result; on anything else it returns false having
+// changed nothing, and the grammar reads the value (and reports errors).
+#include <cstring>
+
+#include "lex/byte_scan.h"
+#include "parse/module_parser.h"
+
+namespace hlolint {
+namespace {
+
+bool IsDigitByte(char c) { return c >= '0' && c <= '9'; }
+
+// A non-negative integer of at most 18 digits at p, as the lexer's fast
+// path reads it: the byte after it must not continue any number pattern,
+// which holds when it is no identifier character and no '?'. Returns its
+// end, or null.
+const char* ScanSmallInt(const char* p, int64_t* value) {
+  const char* const digits = p;
+  int64_t v = 0;
+  while (IsDigitByte(*p) && p - digits < 18) v = v * 10 + (*p++ - '0');
+  if (p == digits || IsIdentCharByte(*p) || *p == '?') return nullptr;
+  *value = v;
+  return p;
+}
+
+// `{a,b,...}` or `{}` of such integers, no blanks: each integer is followed
+// by ',' or '}', which the lexer reads as punctuation after it. Returns
+// the end, or null; `out` may hold a partial list then.
+const char* ScanIntList(const char* p, std::vector<int64_t>* out) {
+  out->clear();
+  if (*p != '{') return nullptr;
+  ++p;
+  if (*p == '}') return p + 1;
+  for (;;) {
+    int64_t v;
+    p = ScanSmallInt(p, &v);
+    if (p == nullptr) return nullptr;
+    out->push_back(v);
+    if (*p == '}') return p + 1;
+    if (*p != ',') return nullptr;
+    ++p;
+  }
+}
+
+// A word the lexer reads as kIdent: identifier characters not followed by
+// ':' or '=' (a name or an attribute name then). Callers compare it with
+// words that are no type, keyword or dim labels. Returns its end, or null.
+const char* ScanWord(const char* p, std::string_view* word) {
+  if (!IsIdentStartByte(*p)) return nullptr;
+  const char* q = p + 1;
+  while (IsIdentCharByte(*q)) ++q;
+  if (*q == ':' || *q == '=') return nullptr;
+  *word = std::string_view(p, static_cast<size_t>(q - p));
+  return q;
+}
+
+// `"text"` without escapes: a kString token. Returns its end, or null.
+const char* ScanPlainString(const char* p, const char* end, std::string_view* raw) {
+  if (*p != '"') return nullptr;
+  const char* q = FindFirstOf(p + 1, end, '"', '\\', '\0', '\0');
+  if (*q != '"') return nullptr;
+  *raw = std::string_view(p + 1, static_cast<size_t>(q - p - 1));
+  return q + 1;
+}
+
+// `{[a:b], [a:b:c], ...}` (blanks only after the commas) or `{}`: what
+// ParseSliceRanges accepts without a failing check. Returns the end, or null.
+const char* ScanSliceRanges(const char* p) {
+  if (*p != '{') return nullptr;
+  ++p;
+  if (*p == '}') return p + 1;
+  for (;;) {
+    if (*p != '[') return nullptr;
+    ++p;
+    int count = 0;
+    for (;;) {
+      int64_t v;
+      p = ScanSmallInt(p, &v);
+      if (p == nullptr) return nullptr;
+      ++count;
+      if (*p == ']') break;
+      if (*p != ':') return nullptr;
+      ++p;
+    }
+    if (count != 2 && count != 3) return nullptr;
+    ++p;  // ']'
+    if (*p == '}') return p + 1;
+    if (*p != ',') return nullptr;
+    ++p;
+    while (*p == ' ') ++p;
+  }
+}
+
+// `{i,j}` of small integers as a shape index, or `{}`.
+const char* ScanShapeIndex(const char* p, std::vector<int64_t>* scratch) {
+  return ScanIntList(p, scratch);
+}
+
+// `{{i}: (n, {j}), ...}` (one blank after ':' and ',' as dumps print it) or
+// `{}`: what ParseOutputOperandAliasing accepts. Returns the end, or null.
+const char* ScanOutputOperandAliasing(const char* p, std::vector<int64_t>* scratch) {
+  if (*p != '{') return nullptr;
+  ++p;
+  if (*p == '}') return p + 1;
+  for (;;) {
+    int64_t operand;
+    p = ScanShapeIndex(p, scratch);
+    if (p == nullptr || p[0] != ':' || p[1] != ' ' || p[2] != '(') return nullptr;
+    p = ScanSmallInt(p + 3, &operand);
+    if (p == nullptr || p[0] != ',' || p[1] != ' ') return nullptr;
+    p = ScanShapeIndex(p + 2, scratch);
+    if (p == nullptr || *p != ')') return nullptr;
+    ++p;
+    if (*p == '}') return p + 1;
+    if (p[0] != ',' || p[1] != ' ') return nullptr;
+    p += 2;
+  }
+}
+
+}  // namespace
+
+void ModuleParser::NoteBool(AttrName name, bool value, InstrScratch& s) {
+  if (name == AttrName::kCustomCallHasSideEffect) s.side_effect = value;
+  if (name == AttrName::kUseGlobalDeviceIds) s.use_global_device_ids = value;
+}
+
+void ModuleParser::NoteInt64(AttrName name, int64_t value, InstrScratch& s) {
+  if (name == AttrName::kIndex || name == AttrName::kIotaDimension) s.int_value = value;
+  if (name == AttrName::kChannelId) {
+    s.has_channel_id = true;
+    s.channel_id = value;
+  }
+  if (name == AttrName::kNumCarries) s.num_carries = value;
+}
+
+void ModuleParser::NoteString(AttrName name, std::string_view raw, InstrScratch& s) {
+  if (name == AttrName::kAsyncExecutionThread) {
+    s.has_async_thread = true;
+    s.async_thread = raw;
+  }
+}
+
+void ModuleParser::NoteIntList(AttrName name, uint32_t offset, InstrScratch& s) {
+  if (name == AttrName::kDimensions) {
+    s.dimensions_size = static_cast<int64_t>(s.ints.size());
+    s.dimensions_offset = offset;
+    s.dimensions.assign(s.ints.begin(), s.ints.end());
+  }
+}
+
+void ModuleParser::NoteComputation(AttrName name, CompId c, InstrScratch& s) {
+  switch (name) {
+    case AttrName::kCondition: s.slot_condition = c; break;
+    case AttrName::kBody: s.slot_body = c; break;
+    case AttrName::kTrueComputation: s.slot_true = c; break;
+    case AttrName::kFalseComputation: s.slot_false = c; break;
+    case AttrName::kSelect: s.slot_select = c; break;
+    case AttrName::kScatter: s.slot_scatter = c; break;
+    case AttrName::kToApply:
+      s.has_to_apply = true;
+      // First in the list; usually the only one.
+      if (s.called.empty()) {
+        s.called.push_back(c);
+      } else {
+        s.called.insert(s.called.begin(), c);
+      }
+      break;
+    default:
+      s.called.push_back(c);
+      break;
+  }
+}
+
+bool ModuleParser::TryFastAttributeValue(AttrName name, AttrType type, InstrScratch& s) {
+  const char* const base = file_.data();
+  const char* const p = base + lexer_.position();
+  const char* end = nullptr;
+  switch (type) {
+    case AttrType::kComputation: {
+      // `%name` is a kName token whatever follows; ParseComputationRef
+      // nests one level.
+      if (p[0] != '%' || !IsIdentStartByte(p[1]) || depth_ + 1 > limits_.max_nesting_depth) {
+        return false;
+      }
+      end = SkipIdentChars(p + 2, file_end());
+      const CompId found =
+          computation_names_.Find(std::string_view(p + 1, static_cast<size_t>(end - p - 1)));
+      if (found == NameTable::kNotFound) return false;
+      NoteComputation(name, found, s);
+      break;
+    }
+    case AttrType::kFusionKind: {
+      std::string_view word;
+      end = ScanWord(p, &word);
+      if (end == nullptr) return false;
+      if (word == "kLoop") {
+        s.fusion_kind = FusionKind::kLoop;
+      } else if (word == "kInput") {
+        s.fusion_kind = FusionKind::kInput;
+      } else if (word == "kOutput") {
+        s.fusion_kind = FusionKind::kOutput;
+      } else if (word == "kCustom") {
+        s.fusion_kind = FusionKind::kCustom;
+      } else {
+        return false;
+      }
+      break;
+    }
+    case AttrType::kBool: {
+      std::string_view word;
+      end = ScanWord(p, &word);
+      if (end == nullptr || (word != "true" && word != "false")) return false;
+      NoteBool(name, word == "true", s);
+      break;
+    }
+    case AttrType::kInt64: {
+      int64_t value;
+      end = ScanSmallInt(p, &value);
+      if (end == nullptr) return false;
+      NoteInt64(name, value, s);
+      break;
+    }
+    case AttrType::kIntList: {
+      end = ScanIntList(p, &s.ints);
+      if (end == nullptr) return false;  // s.ints is scratch the grammar clears
+      NoteIntList(name, static_cast<uint32_t>(p - base), s);
+      break;
+    }
+    case AttrType::kString: {
+      std::string_view raw;
+      end = ScanPlainString(p, file_end(), &raw);
+      if (end == nullptr) return false;
+      NoteString(name, raw, s);
+      break;
+    }
+    case AttrType::kSliceRanges:
+      end = ScanSliceRanges(p);
+      if (end == nullptr) return false;
+      break;
+    case AttrType::kInstructionAliasing:
+      end = ScanOutputOperandAliasing(p, &shape_index_scratch_);
+      if (end == nullptr) return false;
+      break;
+    default:
+      return false;
+  }
+  lexer_.Reset(static_cast<uint32_t>(end - base));
+  Lex();
+  return true;
+}
+
+}  // namespace hlolint
