@@ -90,22 +90,26 @@ bool ModuleParser::ParseHeaderAttributes() {
 bool ModuleParser::ParseIntSubAttributes(std::initializer_list<std::string_view> names) {
   const uint32_t offset = lexer_.offset();
   if (!ParseToken(TokKind::kLbrace, "expects '{' to start sub attributes")) return false;
-  std::vector<std::string_view> seen;
+  // A bit per name of `names` (a handful): stack frame tables hold an entry
+  // per frame, so nothing is allocated per entry.
+  uint32_t seen = 0;
   if (kind() != TokKind::kRbrace) {
     do {
       EatIfPresent(TokKind::kComma);
       const uint32_t attr_offset = lexer_.offset();
       if (kind() != TokKind::kAttributeName) return Error(attr_offset, "expects attribute name");
       std::string_view name = tok().text;
-      if (std::find(names.begin(), names.end(), name) == names.end()) {
+      const size_t which =
+          static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+      if (which == names.size()) {
         return Error(attr_offset, StrCat("unexpected attribute \"", name,
                                                "\". Allowed attributes: ",
                                                StrJoin(names, ", ")));
       }
-      if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+      if (seen & (1u << which)) {
         return Error(attr_offset, StrCat("attribute ", name, " already exists"));
       }
-      seen.push_back(name);
+      seen |= 1u << which;
       Lex();
       const uint32_t value_offset = lexer_.offset();
       int64_t value;
@@ -115,8 +119,9 @@ bool ModuleParser::ParseIntSubAttributes(std::initializer_list<std::string_view>
       }
     } while (kind() != TokKind::kRbrace);
   }
+  size_t which = 0;
   for (std::string_view name : names) {
-    if (std::find(seen.begin(), seen.end(), name) == seen.end()) {
+    if (!(seen & (1u << which++))) {
       return Error(offset, StrCat("sub-attribute ", name, " is expected but not seen"));
     }
   }

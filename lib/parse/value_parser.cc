@@ -935,9 +935,9 @@ constexpr std::string_view kMetadataKeys[] = {
 constexpr int kMetadataProfileType = 7;
 constexpr uint32_t kMetadataStringKeys = 1u << 0 | 1u << 1 | 1u << 2 | 1u << 8 | 1u << 9 | 1u << 11;
 
-// The four keys dumps print in almost every metadata, matched by whole
-// words: the index of the key spelled with its '=' at p, and its length
-// with the '=' in *size; -1 when p starts with none of them.
+// The keys dumps print in almost every metadata, matched by whole words:
+// the index of the key spelled with its '=' at p, and its length with the
+// '=' in *size; -1 when p starts with none of them.
 static_assert(kMetadataKeys[0] == "op_type" && kMetadataKeys[1] == "op_name" &&
               kMetadataKeys[2] == "source_file" && kMetadataKeys[3] == "source_line");
 int CommonMetadataKeyAt(const char* p, const char* end, size_t* size) {
@@ -953,8 +953,18 @@ int CommonMetadataKeyAt(const char* p, const char* end, size_t* size) {
   if (head == word("op_name=")) return *size = 8, 1;
   if (head == word("source_f") && std::memcmp(p + 8, "ile=", 4) == 0) return *size = 12, 2;
   if (head == word("source_l") && std::memcmp(p + 8, "ine=", 4) == 0) return *size = 12, 3;
+  // Dumps with stack frames or source ranges print these in most metadata.
+  if (end - p < 18) return -1;
+  if (head == word("stack_fr") && std::memcmp(p + 8, "ame_id=", 7) == 0) return *size = 15, 10;
+  if (head == word("source_e")) {
+    if (std::memcmp(p + 8, "nd_line=", 8) == 0) return *size = 16, 4;
+    if (std::memcmp(p + 8, "nd_column=", 10) == 0) return *size = 18, 6;
+  }
+  if (head == word("source_c") && std::memcmp(p + 8, "olumn=", 6) == 0) return *size = 14, 5;
   return -1;
 }
+static_assert(kMetadataKeys[4] == "source_end_line" && kMetadataKeys[5] == "source_column" &&
+              kMetadataKeys[6] == "source_end_column" && kMetadataKeys[10] == "stack_frame_id");
 
 int MetadataKeyIndex(std::string_view name) {
   for (int i = 0; i < 12; ++i) {

@@ -93,7 +93,13 @@ ENTRY %e (x: f32[2]) -> f32[2] {
 line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m",
         R"m({op_types="a"})m", R"m({source_files="a"})m", R"m({source_linex=1})m", R"m({source_fil="a"})m",
         R"m({op_name=1})m", R"m({source_line="1"})m", R"m({source_file="a" source_file="b"})m",
-        R"m({op_type="a" source_line=1 op_name="b" source_file="c"})m", R"m({op_type=)m"}) {
+        R"m({op_type="a" source_line=1 op_name="b" source_file="c"})m", R"m({op_type=)m",
+        R"m({op_name="a" stack_frame_id=3})m", R"m({stack_frame_id=3 stack_frame_id=4})m",
+        R"m({op_name="a" source_file="f" source_line=1 source_end_line=2 source_column=3 source_end_column=4})m",
+        R"m({source_end_column=4 source_column=3 source_end_line=2})m", R"m({stack_frame_i=3})m",
+        R"m({stack_frame_idx=3})m", R"m({source_end_lin=2})m", R"m({source_end_columns=2})m",
+        R"m({source_c=2})m", R"m({source_column="2"})m", R"m({source_end_line=-2})m",
+        R"m({source_end_column=9999999999})m", R"m({source_e=1})m", R"m({stack_frame_id=})m"}) {
     CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
                           "  ROOT y = f32[2] add(x, x), metadata=") +
               metadata + "\n}\n");

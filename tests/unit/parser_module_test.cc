@@ -193,6 +193,10 @@ ENTRY e {
                     "1 {file_location_id=1 parent_frame_id=0 colour=2}\n"
                     "ENTRY e {\n  ROOT c = f32[] constant(1)\n}",
                     "6:41", "unexpected attribute \"colour\"");
+  CHECK_PARSE_ERROR("HloModule m\nFileNames\nFunctionNames\nFileLocations\nStackFrames\n"
+                    "1 {file_location_id=1 file_location_id=1 parent_frame_id=0}\n"
+                    "ENTRY e {\n  ROOT c = f32[] constant(1)\n}",
+                    "6:23", "attribute file_location_id already exists");
 }
 
 TEST_CASE("module: texts without HloModule") {
