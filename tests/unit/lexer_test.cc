@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -291,6 +292,91 @@ TEST_CASE("lexer: JSON dicts are re-lexed from a '{' on request") {
   unterminated.Lex();
   CHECK(unterminated.LexJsonDict() == K::kError);
   CHECK(unterminated.tok().error == LexError::kUnterminatedJson);
+}
+
+// What LexJsonDict must give, read one byte at a time: kind, error, the
+// token's begin and end, and where the lexer stands afterwards.
+struct JsonScan {
+  TokKind kind;
+  LexError error = LexError::kNone;
+  size_t begin, end = 0, position;
+};
+JsonScan ScanJsonOneByteAtATime(const std::string& text) {
+  // text[0] is the '{'; the lexer stands after it.
+  JsonScan r{TokKind::kError, LexError::kNone, 0, 0, 1};
+  const size_t size = text.size();
+  size_t p = 1;
+  int depth = 1;
+  bool in_string = false;
+  while (depth > 0) {
+    if (p >= size) {
+      r.error = LexError::kUnterminatedJson;
+      return r;
+    }
+    const char c = text[p];
+    if (c == '\0') {
+      r.error = LexError::kNulByte;
+      r.begin = p;
+      if (!in_string) r.position = p;
+      return r;
+    }
+    if (in_string) {
+      if (c == '\\') {
+        if (p + 1 >= size || text[p + 1] == '\n' || text[p + 1] == '\0') {
+          r.error = LexError::kUnterminatedJson;
+          return r;
+        }
+        p += 2;
+        continue;
+      }
+      if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}') {
+      --depth;
+    }
+    ++p;
+  }
+  r.kind = TokKind::kString;
+  r.end = r.position = p;
+  return r;
+}
+
+TEST_CASE("lexer: JSON dicts read 16 bytes at a time as one byte at a time") {
+  // Random texts over the bytes that matter, valid JSON or not, of lengths
+  // around the 16-byte blocks, and stops at every position in a block.
+  std::mt19937 random(12345);
+  const std::string alphabet("{}\"\\\n a:,[]\0", 12);
+  int checked = 0;
+  for (int n = 0; n < 30000; ++n) {
+    std::string text = "{";
+    const size_t length = random() % 70;
+    // Mostly ordinary bytes, so long runs cross whole blocks.
+    for (size_t i = 0; i < length; ++i) {
+      text += random() % 3 == 0 ? alphabet[random() % alphabet.size()] : 'x';
+    }
+    if (random() % 2 == 0) text += std::string(random() % 4, '}');
+    text += " rest";
+    const JsonScan want = ScanJsonOneByteAtATime(text);
+    Lexer lexer(text.c_str(), static_cast<uint32_t>(text.size()));
+    REQUIRE(lexer.Lex() == TokKind::kLbrace);
+    const TokKind kind = lexer.LexJsonDict();
+    INFO("text: " << text);
+    REQUIRE(kind == want.kind);
+    REQUIRE(lexer.tok().error == want.error);
+    REQUIRE(lexer.position() == want.position);
+    if (kind == TokKind::kString) {
+      REQUIRE(lexer.tok().begin == 0);
+      REQUIRE(lexer.tok().end == want.end);
+      REQUIRE(lexer.tok().text == std::string_view(text).substr(0, want.end));
+    } else {
+      REQUIRE(lexer.tok().begin == want.begin);
+    }
+    ++checked;
+  }
+  CHECK(checked == 30000);
 }
 
 TEST_CASE("lexer: look-ahead does not consume") {
