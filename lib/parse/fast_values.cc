@@ -1,5 +1,5 @@
 // Values in the forms dumps print, read byte-wise: attribute values (see
-// TryFastAttributeValue in module_parser.h). Each reader accepts only text
+// TryFastAttributeValue in module_parser.h) and small scalar constants. Each reader accepts only text
 // the lexer would cut into exactly the tokens the grammar expects, and
 // gives the grammar's result; on anything else it returns false having
 // changed nothing, and the grammar reads the value (and reports errors).
@@ -248,6 +248,33 @@ bool ModuleParser::TryFastAttributeValue(AttrName name, AttrType type, InstrScra
       return false;
   }
   lexer_.Reset(static_cast<uint32_t>(end - base));
+  Lex();
+  return true;
+}
+
+bool ModuleParser::TrySmallScalarConstant(ShapeId shape_id) {
+  if (kind() != TokKind::kLparen) return false;
+  const Shape& constant_shape = shape(shape_id);
+  if (!constant_shape.IsArray() || !constant_shape.dimensions.empty()) return false;
+  // Types every integer below 10^4 fits (f16 holds up to 65504): the
+  // literal's range and index checks pass.
+  switch (constant_shape.element_type) {
+    case PrimitiveType::kS16: case PrimitiveType::kS32: case PrimitiveType::kS64:
+    case PrimitiveType::kU16: case PrimitiveType::kU32: case PrimitiveType::kU64:
+    case PrimitiveType::kF16: case PrimitiveType::kBF16: case PrimitiveType::kF32:
+    case PrimitiveType::kF64:
+      break;
+    default:
+      return false;
+  }
+  const char* const base = file_.data();
+  const char* const digits = base + lexer_.position();
+  const char* p = digits;
+  while (IsDigitByte(*p) && p - digits < 4) ++p;
+  // ')' right after the digits: the lexer reads them as one kInt.
+  if (p == digits || *p != ')') return false;
+  if (!LayoutValidationError(constant_shape).empty()) return false;
+  lexer_.Reset(static_cast<uint32_t>(p + 1 - base));
   Lex();
   return true;
 }

@@ -1077,6 +1077,8 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
                                "the other parameter with this number"};
       return Error(number_offset, StrCat("Duplicate parameter number ", number));
     }
+  } else if (opcode == Opcode::kConstant && fast && TrySmallScalarConstant(shape_id)) {
+    // `(N)` read byte-wise.
   } else if (opcode == Opcode::kConstant) {
     if (!ParseToken(TokKind::kLparen, "expects '(' before constant literal")) return false;
     const Shape& constant_shape = shape(shape_id);

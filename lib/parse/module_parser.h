@@ -197,6 +197,10 @@ class ModuleParser : public ValueParser {
   // without escapes, ...), read byte-wise with the result the grammar would
   // give; false, having changed nothing, otherwise (fast_attributes.cc).
   bool TryFastAttributeValue(AttrName name, AttrType type, InstrScratch& scratch);
+  // At the '(' of a scalar constant: `(N)` with up to four digits, for the
+  // integer and float types they always fit, read byte-wise up to and
+  // including the ')'; false, having changed nothing, otherwise.
+  bool TrySmallScalarConstant(ShapeId shape_id);
   // What a value means to the instruction, shared by both readings.
   static void NoteBool(AttrName name, bool value, InstrScratch& s);
   static void NoteInt64(AttrName name, int64_t value, InstrScratch& s);

@@ -291,6 +291,32 @@ ENTRY %e (p: f32[2], q: f32[2,3]) -> f32[2] {
   }
 }
 
+TEST_CASE("fast paths: small scalar constants read byte-wise or handed back", "[parser][fast]") {
+  for (const char* type : {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "s64", "u32",
+                           "u64", "pred", "c64", "f8e4m3fn", "s4", "token"}) {
+    for (const char* layout : {"", "{}", "{0}", " {}"}) {
+      for (const char* value : {"0", "1", "7", "00", "0007", "9999", "10000", "65504", "65520",
+                                "32767", "32768", "255", "256", "127", "128", "-1", "1.5", "0x1",
+                                "1e2", "1e", "true", "false", " 1", "1 ", "1/*c*/", "", "{1}", "1,",
+                                "1)", "nan", "inf", "(1, 2)", "99999999999999999999"}) {
+        // The parameter puts the shape's text in the cache the byte-wise
+        // reader looks shapes up in.
+        const std::string shape = std::string(type) + "[]" + layout;
+        CheckText("HloModule m\nENTRY e {\n  %x = f32[] parameter(0)\n  %y = " + shape +
+                  " parameter(1)\n  %c = " + shape + " constant(" + value +
+                  ")\n  ROOT %r = f32[] copy(%x)\n}\n");
+      }
+    }
+  }
+  // Not scalars, and the last line of a file.
+  CheckText("HloModule m\nENTRY e {\n  %c = f32[1]{0} constant(1)\n  ROOT %r = f32[1]{0} copy(%c)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  %c = f32[0]{0} constant(1)\n  ROOT %r = f32[0]{0} copy(%c)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  %x = f32[] parameter(0)\n  ROOT %c = f32[] constant(1)");
+  CheckText("HloModule m\nENTRY e {\n  %x = f32[] parameter(0)\n  ROOT %c = f32[] constant(1)\n}");
+  CheckText("HloModule m\nENTRY e {\n  %x = f32[] parameter(0)\n  %c = f32[] constant(1), metadata={}\n"
+            "  ROOT %r = f32[] copy(%x)\n}\n");
+}
+
 TEST_CASE("fast paths: our golden inputs parse the same both ways", "[parser][fast]") {
   namespace fs = std::filesystem;
   size_t files = 0;
