@@ -4,8 +4,8 @@
 // module's input_output_alias and buffer_donor
 // (HloInputOutputAliasConfig::Verify, HloBufferDonorConfig::Verify).
 #include "absl/container/flat_hash_set.h"
+#include "analysis/call_attributes.h"
 #include "analysis/opcode_index.h"
-#include "analysis/operand_aliasing.h"
 #include "analysis/shape_inference.h"
 #include "analysis/verify_signatures.h"
 #include "parse/attributes.h"
@@ -71,11 +71,11 @@ class VerifyAliasConfigRule : public Rule {
     bool pin_unpin = false;
     if (custom_call) {
       if (FrontendAttribute(m, id, "xla_skip_custom_call_alias_shape_check")) return;
-      const std::string target = CustomCallTarget(m, id);
+      const std::string& target = ctx.analyses().Get<CallAttributes>().Target(id);
       pin_unpin = target == "Pin" || target == "Unpin";
     }
     std::span<const InstrId> operands = m.operands(id);
-    for (const OutputOperandAlias& alias : ctx.analyses().Get<OperandAliasingTable>().Of(id)) {
+    for (const OutputOperandAlias& alias : ctx.analyses().Get<CallAttributes>().Aliasing(id)) {
       if (alias.operand < 0 || alias.operand >= static_cast<int64_t>(operands.size())) {
         Report(ctx, id, check, StrCat("Invalid aliasing operand index ", alias.operand,
                                       " (the instruction has ", operands.size(), " operands)."));
@@ -127,7 +127,7 @@ class VerifyAliasConfigRule : public Rule {
     for (size_t i = 2; i < start.tuple_shapes.size(); ++i) {
       bound.tuple_shapes.push_back(start.tuple_shapes[i]);
     }
-    for (const OutputOperandAlias& alias : ctx.analyses().Get<OperandAliasingTable>().Of(id)) {
+    for (const OutputOperandAlias& alias : ctx.analyses().Get<CallAttributes>().Aliasing(id)) {
       if (alias.operand < 0) {
         Report(ctx, id, kCheck, "Negative operand number in aliasing config.");
         return;

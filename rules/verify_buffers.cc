@@ -3,6 +3,7 @@
 // CheckBufferHasUniqueWriter): no buffers in entry parameters, Pin/Unpin/
 // CreateBuffer signatures, every buffer a custom call reads or produces is
 // aliased exactly once, and every buffer value has at most one writer.
+#include "analysis/call_attributes.h"
 #include "analysis/shape_inference.h"
 #include "parse/attributes.h"
 #include "rules/rule_factories.h"
@@ -92,8 +93,9 @@ class VerifyBuffersRule : public Rule {
     for (InstrId op : operands) {
       if (!m.has_known_shape(op)) return true;
     }
-    const std::string target = CustomCallTarget(m, id);
-    const std::vector<OutputOperandAlias> aliases = OutputToOperandAliasing(m, id);
+    const std::string& target = ctx.analyses().Get<CallAttributes>().Target(id);
+    const std::vector<OutputOperandAlias>& aliases =
+        ctx.analyses().Get<CallAttributes>().Aliasing(id);
     auto fail = [&](std::string message) {
       ctx.Report(id, StrCat(kCheck, message));
       return false;

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "rules/rule_factories.h"
-#include "util/hash.h"
 #include "util/radix_sort.h"
 #include "util/strings.h"
 
@@ -27,25 +26,19 @@ class VerifyNamesRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
-    // One 64-bit key per named instruction: its id in the low bits, as many
-    // bits of its name's hash as fit above. Sorted by the upper 32 bits,
-    // equal names end up adjacent; the remaining hash bits (40+ in all)
-    // tell almost every different name apart, so the text is read once,
-    // front to back, while hashing (and released behind), and compared only
-    // for the few names that share all hash bits. No hash table missing the
-    // cache per instruction.
+    // One 64-bit key per named instruction: the hash of its name the
+    // parser kept in the upper 32 bits, its id in the lower. Sorted by the
+    // upper bits, equal names end up adjacent, and the text (which a large
+    // file has released) is read only to compare names with equal hashes
+    // and sizes. No hash table missing the cache per instruction.
     const size_t n = m.instruction_count();
-    const int id_bits = std::max(1, static_cast<int>(std::bit_width(n)));
-    const uint64_t id_mask = (uint64_t{1} << id_bits) - 1;
+    const uint64_t id_mask = 0xffffffffu;
     std::vector<uint64_t> keys;
     keys.reserve(n);  // not counting the anonymous ones first: a pass over every record
-    StringViewHash hash;
-    TextReleaser released(m.source(), m.begin_offset());
     for (CompId c = 0; c < m.computation_count(); ++c) {
       for (InstrId id : m.instructions(c)) {
         if (m.instr(id).has(Instruction::kAnonymous)) continue;
-        released.Advance(m.instr(id).name_offset);
-        keys.push_back((hash(m.name(id)) & ~id_mask) | id);
+        keys.push_back((uint64_t{m.name_hash(id)} << 32) | id);
       }
     }
     // Most names are unique. A filter of two bits per slot, over the upper
@@ -92,9 +85,9 @@ class VerifyNamesRule : public Rule {
                   [&](uint64_t a, uint64_t b) { return before(id_of(a), id_of(b)); });
         for (size_t i = 1; i < group.size(); ++i) {
           for (size_t j = 0; j < i; ++j) {
-            if (((group[i] ^ group[j]) & ~id_mask) == 0 &&
-                m.name(id_of(group[j])) == m.name(id_of(group[i]))) {
-              clashes.emplace_back(id_of(group[i]), id_of(group[j]));
+            const InstrId a = id_of(group[i]), b = id_of(group[j]);
+            if (m.instr(a).name_size == m.instr(b).name_size && m.name(a) == m.name(b)) {
+              clashes.emplace_back(a, b);
               break;  // group[j] is the first of its name: the first match
             }
           }

@@ -1,16 +1,16 @@
 #include "analysis/custom_call_aliasing.h"
 
+#include "analysis/call_attributes.h"
 #include "analysis/opcode_index.h"
-#include "analysis/operand_aliasing.h"
 #include "parse/attributes.h"
 #include "util/strings.h"
 
 namespace hlolint {
 namespace {
 
-void AddClaims(const OperandAliasingTable& aliasing, InstrId declared_at, bool on_async_start,
+void AddClaims(const CallAttributes& aliasing, InstrId declared_at, bool on_async_start,
                std::vector<AliasClaim>* claims) {
-  for (const OutputOperandAlias& entry : aliasing.Of(declared_at)) {
+  for (const OutputOperandAlias& entry : aliasing.Aliasing(declared_at)) {
     AliasClaim claim;
     claim.output_index = entry.output_index;
     claim.operand = entry.operand;
@@ -60,7 +60,7 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
   // Custom calls that are the root of a (non-sugar) async computation.
   absl::flat_hash_map<InstrId, InstrId> wrapping_start;
   const OpcodeIndex& index = analyses.Get<OpcodeIndex>();
-  const OperandAliasingTable& aliasing = analyses.Get<OperandAliasingTable>();
+  const CallAttributes& call_attributes = analyses.Get<CallAttributes>();
   for (InstrId id : index.Of(Opcode::kAsyncStart)) {
     const Instruction& in = m.instr(id);
     if (in.has(Instruction::kAsyncSugar)) continue;
@@ -80,7 +80,7 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
     released.Advance(in.name_offset);
     AliasingCallSite site;
     site.call = id;
-    site.target = CustomCallTarget(m, id);
+    site.target = call_attributes.Target(id);
     const Shape& shape = m.shape(id);
     if (sugar_start) {
       if (!shape.IsTuple() || shape.tuple_shapes.size() < 2) continue;
@@ -98,14 +98,14 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
           RawStringAttr(m, id, AttrName::kBackendConfig).value_or("");
       site.kernel_key = config.empty() ? std::string() : StrCat(site.target, "\n", config);
     }
-    AddClaims(aliasing, id, /*on_async_start=*/false, &site.claims);
+    AddClaims(call_attributes, id, /*on_async_start=*/false, &site.claims);
     if (auto it = wrapping_start.find(id); it != wrapping_start.end()) {
       site.async_start = it->second;
       auto start_operands = m.operands(site.async_start);
       for (size_t i = 0; i < site.operand_producers.size() && i < start_operands.size(); ++i) {
         site.operand_producers[i] = start_operands[i];
       }
-      AddClaims(aliasing, site.async_start, /*on_async_start=*/true, &site.claims);
+      AddClaims(call_attributes, site.async_start, /*on_async_start=*/true, &site.claims);
     }
     site.skip_shape_check =
         FrontendAttribute(m, id, "xla_skip_custom_call_alias_shape_check").has_value();

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "analysis/opcode_index.h"
-#include "analysis/operand_aliasing.h"
+#include "analysis/call_attributes.h"
 #include "parse/attributes.h"
 
 namespace hlolint {
@@ -28,10 +28,10 @@ bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
 
 // output_to_operand_aliasing as pairs; `wrapped` puts the outputs under
 // element {1} (the wrapped op's result inside an async-start).
-std::vector<InPlacePair> AliasingPairs(const OperandAliasingTable& aliasing, InstrId id,
+std::vector<InPlacePair> AliasingPairs(const CallAttributes& aliasing, InstrId id,
                                        bool wrapped) {
   std::vector<InPlacePair> pairs;
-  for (const OutputOperandAlias& alias : aliasing.Of(id)) {
+  for (const OutputOperandAlias& alias : aliasing.Aliasing(id)) {
     InPlacePair& pair = pairs.emplace_back();
     pair.operand = alias.operand;
     pair.operand_index = alias.operand_index;
@@ -97,7 +97,7 @@ bool IsLayoutOnlyBlocker(Opcode opcode) {
 
 InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
     : m_(module),
-      aliasing_(analyses.Get<OperandAliasingTable>()),
+      aliasing_(analyses.Get<CallAttributes>()),
       ranges_(module.instruction_count()),
       state_(module.instruction_count(), 0) {
   // Every candidate now, in id order: aliasing attributes are then read in

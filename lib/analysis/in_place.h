@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "analysis/analyses.h"
-#include "analysis/operand_aliasing.h"
+#include "analysis/call_attributes.h"
 #include "ir/module.h"
 
 namespace hlolint {
@@ -67,7 +67,7 @@ class InPlacePairs {
   std::vector<InPlacePair> DiscoverFusionPairs(InstrId fusion);
 
   const Module& m_;
-  const OperandAliasingTable& aliasing_;
+  const CallAttributes& aliasing_;
   std::vector<InPlacePair> pairs_;
   std::vector<Range> ranges_;
   std::vector<uint8_t> state_;  // 0 = not computed, 1 = computing, 2 = done

@@ -7,7 +7,7 @@
 namespace hlolint {
 namespace {
 
-constexpr std::string_view kMarker = "hlolint:";
+constexpr std::string_view kMarker = SourceFile::kSuppressionMarker;
 constexpr std::string_view kUnusedSuppression = "unused-suppression";
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -92,32 +92,10 @@ void ParseDirective(std::string_view text, size_t pos, size_t line_end, Suppress
 
 }  // namespace
 
-namespace {
-
-// text.find(kMarker, from), a megabyte at a time, releasing the text behind
-// the search (large mapped files): the scan runs after the rules, which
-// left the text out of the resident set, and need not map it all back.
-size_t FindMarker(std::string_view text, size_t from, TextReleaser& released) {
-  constexpr size_t kChunk = size_t{1} << 20;
-  while (from < text.size()) {
-    const size_t end = std::min(text.size(), from + kChunk + kMarker.size() - 1);
-    const size_t at = text.substr(0, end).find(kMarker, from);
-    if (at != std::string_view::npos) return at;
-    if (end == text.size()) break;
-    from = end - (kMarker.size() - 1);
-    released.Advance(static_cast<uint32_t>(from));
-  }
-  return std::string_view::npos;
-}
-
-}  // namespace
-
 std::vector<Suppression> FindSuppressions(const SourceFile& file) {
   std::vector<Suppression> found;
   const std::string_view text = file.text();
-  TextReleaser released(file);
-  for (size_t at = FindMarker(text, 0, released); at != std::string_view::npos;
-       at = FindMarker(text, at + kMarker.size(), released)) {
+  for (const uint32_t at : file.SuppressionMarkers()) {
     const size_t line_start = LineStart(text, at);
     // The marker must directly follow `//` (spaces allowed in between).
     size_t before = at;

@@ -846,6 +846,7 @@ InstrId ModuleParser::CompactGte(CompId computation, InstrId tuple, int64_t inde
   InstrScratch& s = ScratchAt(++scratch_level_);
   s.operands.push_back(tuple);
   InstrId id = AddInstruction(gte, s);
+  builder_->name_hashes().push_back(0);
   --scratch_level_;
   cache.emplace(key, id);
   return id;
@@ -1176,6 +1177,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   }
 
   const InstrId id = AddInstruction(instr, s);
+  builder_->name_hashes().push_back(name_hash);
   *out = id;
   if (opcode == Opcode::kParameter) {
     parameter_scopes_[scope_depth_ - 1].emplace_back(instr.number, id);

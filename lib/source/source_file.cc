@@ -219,9 +219,38 @@ void SourceFile::ReleasePages(uint32_t begin, uint32_t end) const {
   ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
+const std::vector<uint32_t>& SourceFile::SuppressionMarkers() const {
+  // What no reader released is searched here, a megabyte at a time, and
+  // released behind (a parse that stopped early left most of a file).
+  constexpr uint32_t kChunk = 1u << 20;
+  TextReleaser released(*this, markers_searched_to_);
+  while (markers_searched_to_ < size_) {
+    const uint32_t end = static_cast<uint32_t>(std::min<size_t>(size_, size_t{markers_searched_to_} + kChunk));
+    SearchMarkersTo(end);
+    released.Advance(end);
+  }
+  return markers_;
+}
+
+void SourceFile::SearchMarkersTo(uint32_t end) const {
+  end = std::min(end, static_cast<uint32_t>(size_));
+  if (end <= markers_searched_to_) return;
+  // A marker that starts before `end` may run past it: search up to where
+  // the last such one would end.
+  const std::string_view window =
+      text().substr(0, std::min(size_, size_t{end} + kSuppressionMarker.size() - 1));
+  for (size_t at = window.find(kSuppressionMarker, markers_searched_to_);
+       at != std::string_view::npos && at < end;
+       at = window.find(kSuppressionMarker, at + 1)) {
+    markers_.push_back(static_cast<uint32_t>(at));
+  }
+  markers_searched_to_ = end;
+}
+
 void TextReleaser::Release(uint32_t offset) {
   const uint32_t to = offset - kMargin;
   if (to > released_) {
+    file_.SearchMarkersTo(to);
     file_.ReleasePages(released_, to);
     released_ = to;
   }
@@ -230,6 +259,7 @@ void TextReleaser::Release(uint32_t offset) {
 
 void TextReleaser::ReleaseTo(uint32_t offset) {
   if (file_.size() < SourceFile::kReleaseMinBytes || offset <= released_) return;
+  file_.SearchMarkersTo(offset);
   file_.ReleasePages(released_, offset);
   released_ = offset;
 }

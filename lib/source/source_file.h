@@ -86,6 +86,15 @@ class SourceFile {
   // TextReleaser); below it the re-mapping is not worth it.
   static constexpr uint32_t kReleaseMinBytes = 8u << 20;
 
+  // Where a suppression comment's directive starts (`// hlolint: ...`).
+  static constexpr std::string_view kSuppressionMarker = "hlolint:";
+  // Offsets of every kSuppressionMarker in the text, in order. A large file
+  // is searched range by range as TextReleaser releases it, while the pages
+  // are still resident and warm from the reader (the parser), so finding the
+  // suppressions after the rules maps no page of the file back in. Used by
+  // the one thread that lints the file.
+  const std::vector<uint32_t>& SuppressionMarkers() const;
+
  private:
   SourceFile() = default;
   void BuildLineIndex() const;
@@ -101,13 +110,20 @@ class SourceFile {
 
   mutable std::once_flag line_index_once_;
   mutable std::vector<uint32_t> line_starts_;
+
+  friend class TextReleaser;
+  // Finds the markers that start before `end` and were not searched yet.
+  void SearchMarkersTo(uint32_t end) const;
+  mutable uint32_t markers_searched_to_ = 0;
+  mutable std::vector<uint32_t> markers_;
 };
 
 // Releases the text behind a reader that moves (mostly) front to back
 // through a large mapped file: every kStride bytes of progress, the pages
 // more than kMargin bytes behind the reader leave the resident set. Reads
 // behind it still work (they map the page again). Does nothing for files
-// smaller than SourceFile::kReleaseMinBytes.
+// smaller than SourceFile::kReleaseMinBytes. Before any text leaves, the
+// file searches it for suppression markers (SourceFile::SuppressionMarkers).
 class TextReleaser {
  public:
   static constexpr uint32_t kStride = 2u << 20;

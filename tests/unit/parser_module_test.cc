@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "parse_helpers.h"
+#include "util/hash.h"
 
 namespace hlolint::parse_testing {
 namespace {
@@ -279,6 +280,38 @@ TEST_CASE("module: the module limit per file") {
   CHECK(p.At(p.modules[3].error->offset) == "13:1");
   CHECK_THAT(p.modules[3].error->message,
              Catch::Matchers::Contains("more than 3 modules in one file"));
+}
+
+TEST_CASE("computation: the parser keeps every name's hash, by instruction id") {
+  // Named, nested anonymous and compact get-tuple-element instructions, in
+  // two computations, so the hash list must stay in step with the ids.
+  Parsed p = Parse(R"(HloModule m
+
+%body (t: (f32[], f32[])) -> f32[] {
+  %t = (f32[], f32[]) parameter(0)
+  ROOT %sum = f32[] add(%t#0, f32[] multiply(%t#1, %t#1))
+}
+
+ENTRY %main.with.a.longer-name_0 (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  %tuple = (f32[], f32[]) tuple(%a, %b)
+  ROOT %r = f32[] call(%tuple), to_apply=%body
+}
+)");
+  const Module& m = p.m();
+  size_t named = 0;
+  for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    INFO("instruction " << id << " '" << std::string(m.name(id)) << "'");
+    if (m.instr(id).has(Instruction::kAnonymous)) {
+      CHECK(m.name_hash(id) == 0);
+      continue;
+    }
+    ++named;
+    CHECK(m.name_hash(id) == static_cast<uint32_t>(StringViewHash()(m.name(id))));
+  }
+  CHECK(named == 6);
+  CHECK(m.instruction_count() > named);  // the anonymous ones were made
 }
 
 TEST_CASE("computation: signatures, names, ROOT anywhere, execution threads") {

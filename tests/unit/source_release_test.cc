@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -57,6 +58,54 @@ TEST_CASE("Released pages of a mapped file read back unchanged") {
   CHECK(f.text() == text);
   CHECK(f.data()[f.size()] == '\0');  // the sentinel page is not the file's
   CHECK(f.LineCount() == static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n') + 1));
+  fs::remove(path);
+}
+
+// Every offset of SourceFile::kSuppressionMarker in `text`, found the slow way.
+std::vector<uint32_t> MarkersIn(const std::string& text) {
+  std::vector<uint32_t> found;
+  for (size_t at = text.find(SourceFile::kSuppressionMarker); at != std::string::npos;
+       at = text.find(SourceFile::kSuppressionMarker, at + 1)) {
+    found.push_back(static_cast<uint32_t>(at));
+  }
+  return found;
+}
+
+TEST_CASE("Suppression markers are all found, however the releases cut the text") {
+  std::string text = BigText();
+  // Markers across every megabyte boundary (where a 4 KB-step reader
+  // releases, every 2 MB, and where the search of what no reader released
+  // steps), at the very start and end, and here and there.
+  const size_t marker = SourceFile::kSuppressionMarker.size();
+  std::vector<size_t> at = {0, text.size() - marker, 12345, 3333333};
+  for (size_t mb = 1u << 20; mb + marker < text.size(); mb += 1u << 20) at.push_back(mb - 3);
+  for (size_t a : at) text.replace(a, marker, SourceFile::kSuppressionMarker);
+  const std::vector<uint32_t> expected = MarkersIn(text);
+  REQUIRE(expected.size() == at.size());
+
+  const fs::path path = fs::temp_directory_path() /
+                        ("hlolint_marker_test_" + std::to_string(::getpid()) + ".hlo");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  SECTION("after a reader released the whole file") {
+    auto file = SourceFile::Open(path.string(), path.string());
+    REQUIRE(file.ok());
+    ReadWithReleaser(**file);
+    CHECK((*file)->SuppressionMarkers() == expected);
+  }
+  SECTION("after a reader that stopped half way") {
+    auto file = SourceFile::Open(path.string(), path.string());
+    REQUIRE(file.ok());
+    TextReleaser released(**file);
+    for (uint32_t a = 0; a < 5'000'000; a += 4096) released.Advance(a);
+    CHECK((*file)->SuppressionMarkers() == expected);
+    CHECK((*file)->SuppressionMarkers() == expected);  // asked again: the same list
+  }
+  SECTION("with no reader, and held in memory") {
+    CHECK(SourceFile::FromString("big.hlo", text)->SuppressionMarkers() == expected);
+  }
   fs::remove(path);
 }
 

@@ -1,0 +1,57 @@
+#include "analysis/call_attributes.h"
+
+#include <span>
+
+#include "analysis/attribute_index.h"
+#include "source/source_file.h"
+
+namespace hlolint {
+
+CallAttributes::CallAttributes(const Module& m, Analyses& analyses) {
+  const AttributeIndex& index = analyses.Get<AttributeIndex>();
+  const std::span<const InstrId> aliasing = index.With(AttrName::kOutputToOperandAliasing);
+  const std::span<const InstrId> target = index.With(AttrName::kCustomCallTarget);
+  of_instruction_.reserve(target.size() + aliasing.size());
+  in_map_.assign((m.instruction_count() + 63) / 64, 0);
+  TextReleaser released(m.source(), m.begin_offset());
+  // Both lists are in id (= text) order: merged, the text is read front to back.
+  size_t a = 0, t = 0;
+  while (a < aliasing.size() || t < target.size()) {
+    const InstrId id = t == target.size() || (a < aliasing.size() && aliasing[a] < target[t])
+                           ? aliasing[a]
+                           : target[t];
+    released.Advance(m.instr(id).name_offset);
+    Values& values = of_instruction_[id];
+    in_map_[id / 64] |= uint64_t{1} << (id % 64);
+    if (a < aliasing.size() && aliasing[a] == id) {
+      values.aliasing = &aliasing_by_text_.Get(m, id, AttrName::kOutputToOperandAliasing,
+                                               [&] { return OutputToOperandAliasing(m, id); });
+      ++a;
+    }
+    if (t < target.size() && target[t] == id) {
+      values.target = &target_by_text_.Get(m, id, AttrName::kCustomCallTarget,
+                                           [&] { return CustomCallTarget(m, id); });
+      ++t;
+    }
+  }
+}
+
+const CallAttributes::Values* CallAttributes::Find(InstrId id) const {
+  if (id / 64 >= in_map_.size() || !((in_map_[id / 64] >> (id % 64)) & 1)) return nullptr;
+  auto it = of_instruction_.find(id);
+  return it == of_instruction_.end() ? nullptr : &it->second;
+}
+
+const std::vector<OutputOperandAlias>& CallAttributes::Aliasing(InstrId id) const {
+  static const std::vector<OutputOperandAlias> kNone;
+  const Values* values = Find(id);
+  return values == nullptr || values->aliasing == nullptr ? kNone : *values->aliasing;
+}
+
+const std::string& CallAttributes::Target(InstrId id) const {
+  static const std::string kNone;
+  const Values* values = Find(id);
+  return values == nullptr || values->target == nullptr ? kNone : *values->target;
+}
+
+}  // namespace hlolint

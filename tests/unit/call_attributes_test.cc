@@ -1,0 +1,66 @@
+// CallAttributes: every output_to_operand_aliasing and custom_call_target of
+// a module, read in one merged text-order pass, must equal what the attribute
+// readers give instruction by instruction.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "analysis/analyses.h"
+#include "analysis/call_attributes.h"
+#include "parse_helpers.h"
+
+using namespace hlolint;
+using namespace hlolint::parse_testing;
+
+namespace {
+
+// Aliasing alone (fusions), a target alone, both, a shared aliasing text, an
+// escaped target, and instructions with neither, interleaved.
+constexpr char kText[] = R"(HloModule m
+
+fused {
+  p0 = f32[8]{0} parameter(0)
+  ROOT n = f32[8]{0} negate(p0)
+}
+
+ENTRY e {
+  a = f32[8]{0} parameter(0)
+  f1 = f32[8]{0} fusion(a), kind=kLoop, calls=fused, output_to_operand_aliasing={{}: (0, {})}
+  c1 = f32[8]{0} custom-call(f1), custom_call_target="plain"
+  c2 = f32[8]{0} custom-call(c1), custom_call_target="kernel", output_to_operand_aliasing={{}: (0, {})}
+  f2 = f32[8]{0} fusion(c2), kind=kLoop, calls=fused, output_to_operand_aliasing={{}: (0, {})}
+  c3 = (f32[8]{0}, f32[8]{0}) custom-call(f2, c2), custom_call_target="esc\"aped", output_to_operand_aliasing={{1}: (1, {}), {0}: (0, {})}
+  g = f32[8]{0} get-tuple-element(c3), index=0
+  ROOT c4 = f32[8]{0} custom-call(g), custom_call_target="kernel"
+})";
+
+}  // namespace
+
+TEST_CASE("CallAttributes gives each instruction's aliasing and target", "[call-attributes]") {
+  const Parsed parsed = Parse(kText);
+  const Module& m = parsed.m();
+  Analyses analyses(m);
+  const CallAttributes& attributes = analyses.Get<CallAttributes>();
+
+  size_t with_aliasing = 0, with_target = 0;
+  for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    INFO("instruction " << std::string(m.name(id)));
+    const std::vector<OutputOperandAlias> expected = OutputToOperandAliasing(m, id);
+    const std::vector<OutputOperandAlias>& aliasing = attributes.Aliasing(id);
+    REQUIRE(aliasing.size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      CHECK(aliasing[i].output_index == expected[i].output_index);
+      CHECK(aliasing[i].operand == expected[i].operand);
+      CHECK(aliasing[i].operand_index == expected[i].operand_index);
+    }
+    CHECK(attributes.Target(id) == CustomCallTarget(m, id));
+    with_aliasing += !aliasing.empty();
+    with_target += !attributes.Target(id).empty();
+  }
+  CHECK(with_aliasing == 4);
+  CHECK(with_target == 4);
+  CHECK(attributes.Target(parsed.Id("c3")) == "esc\"aped");
+  CHECK(attributes.Aliasing(parsed.Id("c3")).size() == 2);
+  CHECK(attributes.Target(parsed.Id("c4")) == "kernel");
+}
