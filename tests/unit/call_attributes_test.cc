@@ -64,3 +64,39 @@ TEST_CASE("CallAttributes gives each instruction's aliasing and target", "[call-
   CHECK(attributes.Aliasing(parsed.Id("c3")).size() == 2);
   CHECK(attributes.Target(parsed.Id("c4")) == "kernel");
 }
+
+TEST_CASE("CallAttributes finds the right values across many words of instructions",
+          "[call-attributes]") {
+  // 300 instructions, so the lookup crosses several 64-instruction words;
+  // every third one is a custom call with its own target, every fifth of
+  // those declares aliasing.
+  std::string text = "HloModule m\n\nENTRY e {\n  p = f32[8]{0} parameter(0)\n";
+  std::string last = "p";
+  for (int i = 0; i < 300; ++i) {
+    const std::string name = "i" + std::to_string(i);
+    if (i % 3 == 0) {
+      text += "  " + name + " = f32[8]{0} custom-call(" + last + "), custom_call_target=\"t" +
+              std::to_string(i) + "\"";
+      if (i % 5 == 0) text += ", output_to_operand_aliasing={{}: (0, {})}";
+      text += "\n";
+    } else {
+      text += "  " + name + " = f32[8]{0} negate(" + last + ")\n";
+    }
+    last = name;
+  }
+  text += "  ROOT r = f32[8]{0} copy(" + last + ")\n}\n";
+  const Parsed parsed = Parse(text);
+  const Module& m = parsed.m();
+  Analyses analyses(m);
+  const CallAttributes& attributes = analyses.Get<CallAttributes>();
+  size_t with_target = 0, with_aliasing = 0;
+  for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    INFO("instruction " << std::string(m.name(id)));
+    CHECK(attributes.Target(id) == CustomCallTarget(m, id));
+    CHECK(attributes.Aliasing(id).size() == OutputToOperandAliasing(m, id).size());
+    with_target += !attributes.Target(id).empty();
+    with_aliasing += !attributes.Aliasing(id).empty();
+  }
+  CHECK(with_target == 100);
+  CHECK(with_aliasing == 20);
+}
