@@ -1,14 +1,39 @@
 #include "analysis/attribute_index.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace hlolint {
 
 AttributeIndex::AttributeIndex(const Module& module, Analyses&) : m_(module) {}
 
+namespace {
+
+// The attributes the analyses and rules ask for on every module: their
+// lists come from one scan of the attribute array instead of one each.
+constexpr AttrName kAskedTogether[] = {AttrName::kOutputToOperandAliasing,
+                                       AttrName::kCustomCallTarget, AttrName::kOrigin,
+                                       AttrName::kSharding};
+
+}  // namespace
+
 std::span<const InstrId> AttributeIndex::With(AttrName name) const {
   const size_t n = static_cast<size_t>(name);
   if (built_[n]) return lists_[n];
-  built_[n] = true;
-  std::vector<InstrId>& list = lists_[n];
+  std::array<bool, kAttrNameCount + 1> wanted{};
+  wanted[n] = true;
+  if (std::find(std::begin(kAskedTogether), std::end(kAskedTogether), name) !=
+      std::end(kAskedTogether)) {
+    for (AttrName other : kAskedTogether) {
+      wanted[static_cast<size_t>(other)] = !built_[static_cast<size_t>(other)];
+    }
+  }
+  Build(wanted);
+  return lists_[n];
+}
+
+void AttributeIndex::Build(const std::array<bool, kAttrNameCount + 1>& wanted) const {
+  for (size_t n = 0; n < wanted.size(); ++n) built_[n] = built_[n] || wanted[n];
   const std::span<const Attribute> all = m_.all_attributes();
   const InstrId count = static_cast<InstrId>(m_.instruction_count());
   // The attribute array holds the instructions' attributes in id order, so
@@ -17,7 +42,7 @@ std::span<const InstrId> AttributeIndex::With(AttrName name) const {
   InstrId owner = 0;
   auto end_of = [&](InstrId id) { return m_.instr(id).attrs_begin + m_.instr(id).attr_count; };
   for (size_t k = 0; k < all.size(); ++k) {
-    if (all[k].name != name) continue;
+    if (!wanted[static_cast<size_t>(all[k].name)]) continue;
     const uint32_t at = static_cast<uint32_t>(k);
     InstrId step = 1;
     while (owner < count && end_of(owner) <= at) {
@@ -41,9 +66,8 @@ std::span<const InstrId> AttributeIndex::With(AttrName name) const {
       step *= 2;
     }
     if (owner >= count || m_.instr(owner).attrs_begin > at) continue;  // not expected
-    list.push_back(owner);
+    lists_[static_cast<size_t>(all[k].name)].push_back(owner);
   }
-  return list;
 }
 
 }  // namespace hlolint

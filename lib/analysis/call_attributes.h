@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "analysis/analyses.h"
 #include "analysis/parsed_by_text.h"
 #include "ir/module.h"
@@ -40,11 +39,13 @@ class CallAttributes {
   };
   ParsedByText<std::vector<OutputOperandAlias>> aliasing_by_text_;
   ParsedByText<std::string> target_by_text_;
-  absl::flat_hash_map<InstrId, Values> of_instruction_;
-  // One bit per instruction: in the map. Most lookups (the in-place analyses
-  // ask about every instruction on a path) are of instructions without
-  // these attributes, answered without a cache miss into a large map.
-  std::vector<uint64_t> in_map_;
+  // The instructions with either attribute, as a bit per instruction; their
+  // values in id order; and per 64-bit word of bits, how many are set before
+  // it. A lookup is a bit test and a population count in small arrays, then
+  // one read in values_: no hash table missing the cache in a large module.
+  std::vector<uint64_t> has_values_;
+  std::vector<uint32_t> set_before_word_;
+  std::vector<Values> values_;
   const Values* Find(InstrId id) const;
 };
 

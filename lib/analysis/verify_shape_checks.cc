@@ -61,9 +61,11 @@ size_t MemoSlots(const Module& m) {
 
 }  // namespace
 
-ShapeChecker::ShapeChecker(const Module& module, const ComputationSignatures& signatures)
+ShapeChecker::ShapeChecker(const Module& module, const ComputationSignatures& signatures,
+                           const CallAttributes& call_attributes)
     : m_(module),
       signatures_(signatures),
+      call_attributes_(call_attributes),
       elementwise_ok_(MemoSlots(module)),
       shape_ops_ok_(MemoSlots(module)) {}
 

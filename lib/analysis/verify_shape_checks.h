@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/call_attributes.h"
 #include "analysis/shape_inference.h"
 #include "analysis/verify_signatures.h"
 #include "ir/module.h"
@@ -27,7 +28,8 @@ struct VerifyFinding {
 
 class ShapeChecker {
  public:
-  ShapeChecker(const Module& module, const ComputationSignatures& signatures);
+  ShapeChecker(const Module& module, const ComputationSignatures& signatures,
+               const CallAttributes& call_attributes);
 
   // Runs the checks that apply to `id`; false with `*finding` filled on the
   // first failure. Instructions whose shapes (or operands' shapes) are
@@ -91,6 +93,7 @@ class ShapeChecker {
 
   const Module& m_;
   const ComputationSignatures& signatures_;
+  const CallAttributes& call_attributes_;  // custom-call targets, without the text
   bool original_values_ = true;
   Shape inferred_;
   ShapeArena arena_;

@@ -326,7 +326,7 @@ bool ShapeChecker::CheckMisc(InstrId id, VerifyFinding* f) {
       return true;
     }
     case Opcode::kCustomCall: {
-      if (RawStringAttr(m_, id, AttrName::kCustomCallTarget).value_or("") != "GetRngSeed") {
+      if (call_attributes_.Target(id) != "GetRngSeed") {
         return true;
       }
       if (!operands_.empty()) {

@@ -278,6 +278,7 @@ void ModuleParser::ReserveFor(size_t text_bytes) {
   builder_->instructions().reserve(instructions);
   builder_->ids().reserve(instructions * 3);
   builder_->order().reserve(instructions);
+  builder_->name_hashes().reserve(instructions);
   builder_->attributes().reserve(instructions * 2);
 }
 

@@ -35,15 +35,15 @@ ENTRY e {
   ROOT c4 = f32[8]{0} custom-call(g), custom_call_target="kernel"
 })";
 
-}  // namespace
+struct Counts {
+  size_t with_aliasing = 0;
+  size_t with_target = 0;
+};
 
-TEST_CASE("CallAttributes gives each instruction's aliasing and target", "[call-attributes]") {
-  const Parsed parsed = Parse(kText);
-  const Module& m = parsed.m();
-  Analyses analyses(m);
-  const CallAttributes& attributes = analyses.Get<CallAttributes>();
-
-  size_t with_aliasing = 0, with_target = 0;
+// Checks every instruction's values against the attribute readers; counts
+// the instructions that have each.
+Counts CheckAgainstReaders(const Module& m, const CallAttributes& attributes) {
+  Counts counts;
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
     INFO("instruction " << std::string(m.name(id)));
     const std::vector<OutputOperandAlias> expected = OutputToOperandAliasing(m, id);
@@ -55,12 +55,49 @@ TEST_CASE("CallAttributes gives each instruction's aliasing and target", "[call-
       CHECK(aliasing[i].operand_index == expected[i].operand_index);
     }
     CHECK(attributes.Target(id) == CustomCallTarget(m, id));
-    with_aliasing += !aliasing.empty();
-    with_target += !attributes.Target(id).empty();
+    counts.with_aliasing += !aliasing.empty();
+    counts.with_target += !attributes.Target(id).empty();
   }
-  CHECK(with_aliasing == 4);
-  CHECK(with_target == 4);
+  return counts;
+}
+
+}  // namespace
+
+TEST_CASE("CallAttributes gives each instruction's aliasing and target", "[call-attributes]") {
+  const Parsed parsed = Parse(kText);
+  Analyses analyses(parsed.m());
+  const CallAttributes& attributes = analyses.Get<CallAttributes>();
+  const Counts counts = CheckAgainstReaders(parsed.m(), attributes);
+  CHECK(counts.with_aliasing == 4);
+  CHECK(counts.with_target == 4);
   CHECK(attributes.Target(parsed.Id("c3")) == "esc\"aped");
   CHECK(attributes.Aliasing(parsed.Id("c3")).size() == 2);
   CHECK(attributes.Target(parsed.Id("c4")) == "kernel");
+}
+
+TEST_CASE("CallAttributes finds the right values across many words of instructions",
+          "[call-attributes]") {
+  // 300 instructions, so the lookup crosses several 64-instruction words;
+  // every third one is a custom call with its own target, every fifth of
+  // those declares aliasing.
+  std::string text = "HloModule m\n\nENTRY e {\n  p = f32[8]{0} parameter(0)\n";
+  std::string last = "p";
+  for (int i = 0; i < 300; ++i) {
+    const std::string name = "i" + std::to_string(i);
+    if (i % 3 == 0) {
+      text += "  " + name + " = f32[8]{0} custom-call(" + last + "), custom_call_target=\"t" +
+              std::to_string(i) + "\"";
+      if (i % 5 == 0) text += ", output_to_operand_aliasing={{}: (0, {})}";
+      text += "\n";
+    } else {
+      text += "  " + name + " = f32[8]{0} negate(" + last + ")\n";
+    }
+    last = name;
+  }
+  text += "  ROOT r = f32[8]{0} copy(" + last + ")\n}\n";
+  const Parsed parsed = Parse(text);
+  Analyses analyses(parsed.m());
+  const Counts counts = CheckAgainstReaders(parsed.m(), analyses.Get<CallAttributes>());
+  CHECK(counts.with_target == 100);
+  CHECK(counts.with_aliasing == 20);
 }

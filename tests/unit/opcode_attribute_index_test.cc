@@ -78,9 +78,12 @@ TEST_CASE("AttributeIndex agrees with a search of every instruction", "[attribut
   // owner of each attribute is found by galloping over the records.
   std::string text = "HloModule m\n\nENTRY e {\n  p0 = f32[4]{0} parameter(0)\n";
   for (int i = 1; i < 300; ++i) {
-    std::string line =
-        "  p" + std::to_string(i) + " = f32[4]{0} negate(p" + std::to_string(i - 1) + ")";
+    const std::string operand = "(p" + std::to_string(i - 1) + ")";
+    std::string line = "  p" + std::to_string(i) + " = f32[4]{0} " +
+                       (i % 11 == 0 ? "custom-call" + operand + ", custom_call_target=\"t\""
+                                    : "negate" + operand);
     std::vector<std::string> attributes;
+    if (i % 22 == 0) attributes.push_back("output_to_operand_aliasing={{}: (0, {})}");
     if (i % 3 != 0) attributes.push_back("metadata={op_name=\"n\"}");
     if (i % 7 == 0 || (i > 100 && i < 140)) attributes.push_back("sharding={replicated}");
     if (i == 299) attributes.push_back("frontend_attributes={a=\"b\"}");
@@ -95,7 +98,10 @@ TEST_CASE("AttributeIndex agrees with a search of every instruction", "[attribut
   const Module& m = *modules[0].module;
   Analyses analyses(m);
   const AttributeIndex& index = analyses.Get<AttributeIndex>();
-  for (AttrName name : {AttrName::kSharding, AttrName::kMetadata, AttrName::kFrontendAttributes,
+  // Sharding first: the names asked for on every module are listed in the
+  // same scan, the others each in a scan of their own.
+  for (AttrName name : {AttrName::kSharding, AttrName::kMetadata, AttrName::kCustomCallTarget,
+                        AttrName::kFrontendAttributes, AttrName::kOutputToOperandAliasing,
                         AttrName::kOrigin}) {
     std::vector<InstrId> expected;
     for (InstrId id = 0; id < m.instruction_count(); ++id) {
@@ -105,4 +111,6 @@ TEST_CASE("AttributeIndex agrees with a search of every instruction", "[attribut
     CHECK(std::vector<InstrId>(found.begin(), found.end()) == expected);
   }
   CHECK(index.With(AttrName::kSharding).size() == 76);
+  CHECK(index.With(AttrName::kCustomCallTarget).size() == 27);
+  CHECK(index.With(AttrName::kOutputToOperandAliasing).size() == 13);
 }
