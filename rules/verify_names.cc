@@ -26,19 +26,21 @@ class VerifyNamesRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
-    // One 64-bit key per named instruction: the hash of its name the
-    // parser kept in the upper 32 bits, its id in the lower. Sorted by the
-    // upper bits, equal names end up adjacent, and the text (which a large
-    // file has released) is read only to compare names with equal hashes
-    // and sizes. No hash table missing the cache per instruction.
+    // One 64-bit key per named instruction: its id in the low bits, as many
+    // bits of its name's hash (kept by the parser) as fit above. Sorted by
+    // the upper 32 bits, equal names end up adjacent; the remaining hash
+    // bits (40+ in all) tell almost every different name apart, so the text
+    // (which a large file has released) is read only for the few names that
+    // share all of them. No hash table missing the cache per instruction.
     const size_t n = m.instruction_count();
-    const uint64_t id_mask = 0xffffffffu;
+    const int id_bits = std::max(1, static_cast<int>(std::bit_width(n)));
+    const uint64_t id_mask = (uint64_t{1} << id_bits) - 1;
     std::vector<uint64_t> keys;
     keys.reserve(n);  // not counting the anonymous ones first: a pass over every record
     for (CompId c = 0; c < m.computation_count(); ++c) {
       for (InstrId id : m.instructions(c)) {
         if (m.instr(id).has(Instruction::kAnonymous)) continue;
-        keys.push_back((uint64_t{m.name_hash(id)} << 32) | id);
+        keys.push_back((m.name_hash(id) & ~id_mask) | id);
       }
     }
     // Most names are unique. A filter of two bits per slot, over the upper
@@ -86,7 +88,8 @@ class VerifyNamesRule : public Rule {
         for (size_t i = 1; i < group.size(); ++i) {
           for (size_t j = 0; j < i; ++j) {
             const InstrId a = id_of(group[i]), b = id_of(group[j]);
-            if (m.instr(a).name_size == m.instr(b).name_size && m.name(a) == m.name(b)) {
+            if (((group[i] ^ group[j]) & ~id_mask) == 0 &&
+                m.instr(a).name_size == m.instr(b).name_size && m.name(a) == m.name(b)) {
               clashes.emplace_back(a, b);
               break;  // group[j] is the first of its name: the first match
             }

@@ -18,7 +18,7 @@ std::string_view FusionKindName(FusionKind kind) {
 size_t Module::MemoryBytes() const {
   size_t bytes = sizeof(Module);
   bytes += instructions_.capacity() * sizeof(Instruction);
-  bytes += name_hashes_.capacity() * sizeof(uint32_t);
+  bytes += name_hashes_.capacity() * sizeof(uint64_t);
   bytes += computations_.capacity() * sizeof(Computation);
   bytes += ids_.capacity() * sizeof(InstrId);
   bytes += order_.capacity() * sizeof(InstrId);

@@ -188,10 +188,12 @@ class Module {
     const Instruction& i = instructions_[id];
     return text(i.name_offset, i.name_size);
   }
-  // static_cast<uint32_t>(StringViewHash()(name(id))), kept by the parser
-  // (0 for anonymous instructions): names compare without reading the text,
-  // which a large file has released, except where the hashes are equal.
-  uint32_t name_hash(InstrId id) const { return name_hashes_[id]; }
+  // StringViewHash()(name(id)), kept by the parser (0 for anonymous
+  // instructions): names compare without reading the text, which a large
+  // file has released, except where all 64 bits are equal. (With 32 bits, a
+  // module of millions of names has thousands of equal hashes, and reading
+  // those names mapped tens of MB of text back in at random.)
+  uint64_t name_hash(InstrId id) const { return name_hashes_[id]; }
   const Shape& shape(InstrId id) const {
     const ShapeId s = instructions_[id].shape;
     // Through the pointer array once the module is built: the table's
@@ -258,7 +260,7 @@ class Module {
   CompId entry_ = kNoId;
   std::vector<Computation> computations_;
   std::vector<Instruction> instructions_;
-  std::vector<uint32_t> name_hashes_;  // by instruction id
+  std::vector<uint64_t> name_hashes_;  // by instruction id
   std::vector<Opcode> opcodes_;  // instructions_[id].opcode, filled by BuildUsers
   std::vector<const Shape*> shape_ptrs_;  // &shapes_.Get(id), filled by BuildUsers
   // Per instruction, in id order: operands, control predecessors, called
@@ -286,7 +288,7 @@ struct Module::Builder {
   CompId& entry() { return m.entry_; }
   std::vector<Computation>& computations() { return m.computations_; }
   std::vector<Instruction>& instructions() { return m.instructions_; }
-  std::vector<uint32_t>& name_hashes() { return m.name_hashes_; }
+  std::vector<uint64_t>& name_hashes() { return m.name_hashes_; }
   std::vector<InstrId>& ids() { return m.ids_; }
   std::vector<InstrId>& order() { return m.order_; }
   std::vector<Attribute>& attributes() { return m.attributes_; }

@@ -984,10 +984,10 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   instr.parent = computation;
 
   // The name goes into the scope's table at the end; fetch its slot now.
-  uint32_t name_hash = 0;
+  uint64_t name_hash = 0;  // kept in the IR; the name table uses the low 32 bits
   if (name_size != 0) {
-    name_hash = NameTable::HashOf(module_->text(name_offset, name_size));
-    scopes_[scope_depth_ - 1].Prefetch(name_hash);
+    name_hash = StringViewHash()(module_->text(name_offset, name_size));
+    scopes_[scope_depth_ - 1].Prefetch(static_cast<uint32_t>(name_hash));
   }
   FastHead head;
   const bool fast = fast_from != 0 && TryFastHead(fast_from, s, &head);
@@ -1189,7 +1189,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     async_start_of_[id] = opcode == Opcode::kAsyncStart ? id : async_start_of_[s.operands[0]];
   }
   if (!(instr.flags & Instruction::kAnonymous)) {
-    const InstrId existing = scopes_[scope_depth_ - 1].InsertHashed(name, name_hash, id);
+    const InstrId existing = scopes_[scope_depth_ - 1].InsertHashed(name, static_cast<uint32_t>(name_hash), id);
     if (existing != id) {
       error_note_ = ParseError{builder_->instructions()[existing].name_offset,
                                "instruction previously defined here"};
