@@ -1,8 +1,9 @@
 // Values in the forms dumps print, read byte-wise: attribute values (see
-// TryFastAttributeValue in module_parser.h) and small scalar constants. Each reader accepts only text
-// the lexer would cut into exactly the tokens the grammar expects, and
-// gives the grammar's result; on anything else it returns false having
-// changed nothing, and the grammar reads the value (and reports errors).
+// TryFastAttributeValue in module_parser.h) and small scalar constants.
+// Each reader accepts only text the lexer would cut into exactly the tokens
+// the grammar expects, and gives the grammar's result; on anything else it
+// returns false having changed nothing, and the grammar reads the value
+// (and reports errors).
 #include <cstring>
 
 #include "lex/byte_scan.h"

@@ -195,7 +195,7 @@ class ModuleParser : public ValueParser {
   // The value after `name=` when it takes a form dumps print (a `%name`
   // computation, a fusion kind, a small integer or list of them, a string
   // without escapes, ...), read byte-wise with the result the grammar would
-  // give; false, having changed nothing, otherwise (fast_attributes.cc).
+  // give; false, having changed nothing, otherwise (fast_values.cc).
   bool TryFastAttributeValue(AttrName name, AttrType type, InstrScratch& scratch);
   // At the '(' of a scalar constant: `(N)` with up to four digits, for the
   // integer and float types they always fit, read byte-wise up to and
