@@ -44,8 +44,9 @@ class NameTable {
     __builtin_prefetch(slot + 64);
   }
 
-  uint32_t Find(std::string_view name) const {
-    const uint32_t hash = HashOf(name);
+  uint32_t Find(std::string_view name) const { return FindHashed(name, HashOf(name)); }
+  // Find with `hash` == HashOf(name) already computed.
+  uint32_t FindHashed(std::string_view name, uint32_t hash) const {
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
@@ -142,27 +143,21 @@ class CopyingNameTable {
   // copies lie side by side), before the table, whose slots in a module of
   // 100,000s of computations are each a cache miss.
   uint32_t Find(std::string_view name) const {
-    const size_t stop = std::min(order_.size(), last_found_ + 3);
-    for (size_t i = last_found_; i < stop; ++i) {
-      const Entry& e = order_[i];
-      if (e.size == name.size() && BytesEqual(e.data, name.data(), name.size())) {
-        last_found_ = i;
-        return e.value;
-      }
-    }
-    const uint32_t index = table_.Find(name);
-    if (index == kNotFound) return kNotFound;
-    last_found_ = index;
-    return order_[index].value;
+    const uint32_t recent = FindRecent(name);
+    return recent != kNotFound ? recent : FindInTable(name, NameTable::HashOf(name));
   }
   // Starts loading the table slot of a name to be inserted later.
   void Prefetch(std::string_view name) const { table_.Prefetch(NameTable::HashOf(name)); }
-  // Inserts unless present; returns the value now stored under `name`.
+  // Inserts unless present; returns the value now stored under `name`. The
+  // name is hashed once, for the search and the insert.
   uint32_t Insert(std::string_view name, uint32_t value) {
-    const uint32_t found = Find(name);
+    const uint32_t recent = FindRecent(name);
+    if (recent != kNotFound) return recent;
+    const uint32_t hash = NameTable::HashOf(name);
+    const uint32_t found = FindInTable(name, hash);
     if (found != kNotFound) return found;
     const std::string_view copy = Copy(name);
-    table_.Insert(copy, static_cast<uint32_t>(order_.size()));
+    table_.InsertHashed(copy, hash, static_cast<uint32_t>(order_.size()));
     order_.push_back(Entry{copy.data(), static_cast<uint32_t>(copy.size()), value});
     return value;
   }
@@ -183,6 +178,24 @@ class CopyingNameTable {
     uint32_t size;
     uint32_t value;
   };
+  // The name found last and the two inserted after it.
+  uint32_t FindRecent(std::string_view name) const {
+    const size_t stop = std::min(order_.size(), last_found_ + 3);
+    for (size_t i = last_found_; i < stop; ++i) {
+      const Entry& e = order_[i];
+      if (e.size == name.size() && BytesEqual(e.data, name.data(), name.size())) {
+        last_found_ = i;
+        return e.value;
+      }
+    }
+    return kNotFound;
+  }
+  uint32_t FindInTable(std::string_view name, uint32_t hash) const {
+    const uint32_t index = table_.FindHashed(name, hash);
+    if (index == kNotFound) return kNotFound;
+    last_found_ = index;
+    return order_[index].value;
+  }
   void ResetOrder(size_t keep) {
     if (order_.capacity() > keep) std::vector<Entry>().swap(order_);
     order_.clear();
