@@ -93,9 +93,9 @@ class VerifyBuffersRule : public Rule {
     for (InstrId op : operands) {
       if (!m.has_known_shape(op)) return true;
     }
-    const std::string& target = ctx.analyses().Get<CallAttributes>().Target(id);
-    const std::vector<OutputOperandAlias>& aliases =
-        ctx.analyses().Get<CallAttributes>().Aliasing(id);
+    const CallAttributes& call_attributes = ctx.analyses().Get<CallAttributes>();
+    const std::string& target = call_attributes.Target(id);
+    const std::vector<OutputOperandAlias>& aliases = call_attributes.Aliasing(id);
     auto fail = [&](std::string message) {
       ctx.Report(id, StrCat(kCheck, message));
       return false;

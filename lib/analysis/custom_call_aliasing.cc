@@ -8,9 +8,9 @@
 namespace hlolint {
 namespace {
 
-void AddClaims(const CallAttributes& aliasing, InstrId declared_at, bool on_async_start,
+void AddClaims(const CallAttributes& call_attributes, InstrId declared_at, bool on_async_start,
                std::vector<AliasClaim>* claims) {
-  for (const OutputOperandAlias& entry : aliasing.Aliasing(declared_at)) {
+  for (const OutputOperandAlias& entry : call_attributes.Aliasing(declared_at)) {
     AliasClaim claim;
     claim.output_index = entry.output_index;
     claim.operand = entry.operand;

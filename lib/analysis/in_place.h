@@ -67,7 +67,7 @@ class InPlacePairs {
   std::vector<InPlacePair> DiscoverFusionPairs(InstrId fusion);
 
   const Module& m_;
-  const CallAttributes& aliasing_;
+  const CallAttributes& call_attributes_;
   std::vector<InPlacePair> pairs_;
   std::vector<Range> ranges_;
   std::vector<uint8_t> state_;  // 0 = not computed, 1 = computing, 2 = done

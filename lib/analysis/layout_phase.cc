@@ -6,9 +6,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analysis/bitcast.h"
+#include "analysis/call_attributes.h"
 #include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
-#include "parse/attributes.h"
 
 namespace hlolint {
 
@@ -90,7 +90,7 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& analyses) : m_(m) {
   for (InstrId id : index.Of(Opcode::kCustomCall)) {
     if (assignment_evidence_) break;
     if (!m.has_known_shape(id)) continue;
-    const std::string target = CustomCallTarget(m, id);
+    const std::string& target = analyses.Get<CallAttributes>().Target(id);
     if (target == "__cublas$gemm" || target.starts_with("__cublas$lt$matmul")) {
       assignment_evidence_ = true;
     }

@@ -225,7 +225,8 @@ const std::vector<uint32_t>& SourceFile::SuppressionMarkers() const {
   constexpr uint32_t kChunk = 1u << 20;
   TextReleaser released(*this, markers_searched_to_);
   while (markers_searched_to_ < size_) {
-    const uint32_t end = static_cast<uint32_t>(std::min<size_t>(size_, size_t{markers_searched_to_} + kChunk));
+    const uint32_t end =
+        static_cast<uint32_t>(std::min<size_t>(size_, size_t{markers_searched_to_} + kChunk));
     SearchMarkersTo(end);
     released.Advance(end);
   }
