@@ -314,13 +314,15 @@ AttrSet Build(Opcode op) {
 
 }  // namespace
 
-const AttrSet& AttrSetFor(Opcode opcode) {
+const AttrSet* AttrSetTable() {
   static const auto* table = [] {
     auto* sets = new std::array<AttrSet, kOpcodeCount>();
     for (int i = 0; i < kOpcodeCount; ++i) (*sets)[i] = Build(static_cast<Opcode>(i));
     return sets;
   }();
-  return (*table)[static_cast<size_t>(opcode)];
+  return table->data();
 }
+
+const AttrSet& AttrSetFor(Opcode opcode) { return AttrSetTable()[static_cast<size_t>(opcode)]; }
 
 }  // namespace hlolint

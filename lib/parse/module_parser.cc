@@ -47,7 +47,7 @@ bool CanInferShape(Opcode op) {
 
 // Operand count the parser itself enforces right after the operand list
 // (XLA's ParseOperands(..., expected_size)); -1 when not fixed there.
-int ParserOperandCount(Opcode op) {
+int ParserOperandCountOf(Opcode op) {
   switch (op) {
     case Opcode::kIota: case Opcode::kReplicaId: case Opcode::kPartitionId:
     case Opcode::kRngGetAndUpdateState:
@@ -88,6 +88,17 @@ int ParserOperandCount(Opcode op) {
   }
 }
 
+// ParserOperandCountOf by opcode, looked up once per instruction.
+const std::array<int8_t, kOpcodeCount + 1> kParserOperandCounts = [] {
+  std::array<int8_t, kOpcodeCount + 1> counts{};
+  for (int i = 0; i <= kOpcodeCount; ++i) {
+    counts[i] = static_cast<int8_t>(ParserOperandCountOf(static_cast<Opcode>(i)));
+  }
+  return counts;
+}();
+
+int ParserOperandCount(Opcode op) { return kParserOperandCounts[static_cast<size_t>(op)]; }
+
 // Names XLA's NameUniquer would change: element type names (except tuple)
 // and a `__` prefix not reserved as `__xla_`. ("buffer" became a type name
 // after the XLA versions hlolint follows, so it stays a valid name.)
@@ -96,7 +107,8 @@ bool NeedsSanitizing(std::string_view name) {
   if (name.size() >= 2 && name[0] == '_' && name[1] == '_' && name.rfind("__xla_", 0) != 0) {
     return true;
   }
-  return name != "tuple" && PrimitiveTypeFromName(name) != PrimitiveType::kInvalid;
+  // PrimitiveTypeFromName knows element types only, so "tuple" is no type.
+  return PrimitiveTypeFromName(name) != PrimitiveType::kInvalid;
 }
 
 std::string SanitizedName(std::string_view name) {
@@ -114,38 +126,20 @@ std::string SanitizedName(std::string_view name) {
 // Scratch
 
 void ModuleParser::InstrScratch::Reset() {
+  static_cast<InstrScratchValues&>(*this) = InstrScratchValues{};
   operands.clear();
   operand_offsets.clear();
   operand_shapes.clear();
-  virtual_operands = false;
   attributes.clear();
   controls.clear();
   called.clear();
   branches.clear();
   dimensions.clear();
   layout_constraints.clear();
-  slot_condition = slot_body = slot_true = slot_false = slot_select = slot_scatter = kNoId;
-  has_branches = has_slice_sizes = has_called_computations = has_to_apply = false;
-  has_channel_id = has_async_thread = has_layout_constraints = has_mode = false;
-  side_effect = use_global_device_ids = shape_written = shuffle_mode = false;
-  dimensions_size = -1;
-  dimensions_offset = 0;
-  channel_id = 0;
-  int_value = 0;
-  num_carries = 0;
-  async_thread = {};
-  layout_constraints_offset = 0;
-  parameter_replication_count = -1;
-  parameter_replication_offset = 0;
-  fusion_kind = FusionKind::kNone;
-  inherited_wrapped = Opcode::kInvalid;
 }
 
-ModuleParser::InstrScratch& ModuleParser::ScratchAt(size_t level) {
+void ModuleParser::GrowScratch(size_t level) {
   while (scratch_.size() <= level) scratch_.push_back(std::make_unique<InstrScratch>());
-  InstrScratch& s = *scratch_[level];
-  s.Reset();
-  return s;
 }
 
 // ---------------------------------------------------------------------------
@@ -1033,11 +1027,12 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   if (shape_written) instr.flags |= Instruction::kShapeWritten;
 
   // The opcode's attribute table, copied only for the few cases that edit it.
-  const AttrSet* set = &AttrSetFor(opcode);
-  std::optional<AttrSet> edited;
+  const AttrSet* set = &attr_sets_[static_cast<size_t>(opcode)];
+  AttrSet* edited = nullptr;
   if (sugar || opcode == Opcode::kConditional || opcode == Opcode::kBroadcast) {
-    edited.emplace(*set);
-    set = &*edited;
+    s.edited_set = *set;
+    edited = &s.edited_set;
+    set = edited;
   }
   if (opcode == Opcode::kAsyncStart && sugar) {
     // Sugar: the wrapped op's attributes are written on the -start line.

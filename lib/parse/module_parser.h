@@ -80,6 +80,8 @@ struct AttrSet {
 };
 
 const AttrSet& AttrSetFor(Opcode opcode);
+// AttrSetFor's sets, indexed by opcode (the parser keeps the pointer).
+const AttrSet* AttrSetTable();
 
 inline bool IsAsyncOpcode(Opcode op) {
   return op == Opcode::kAsyncStart || op == Opcode::kAsyncUpdate || op == Opcode::kAsyncDone;
@@ -108,15 +110,38 @@ class ModuleParser : public ValueParser {
   bool ValidateEmbeddedModule(uint32_t string_offset, std::string_view text) override;
 
  private:
+  // The scalar part of InstrScratch: plain values with their defaults,
+  // reset by one assignment (a few wide stores) rather than field by field.
+  struct InstrScratchValues {
+    bool virtual_operands = false;
+    CompId slot_condition = kNoId, slot_body = kNoId, slot_true = kNoId, slot_false = kNoId,
+           slot_select = kNoId, slot_scatter = kNoId;
+    bool has_branches = false, has_slice_sizes = false, has_called_computations = false,
+         has_to_apply = false;
+    bool has_channel_id = false, has_async_thread = false, has_layout_constraints = false,
+         has_mode = false;
+    bool side_effect = false, use_global_device_ids = false, shape_written = false,
+         shuffle_mode = false;
+    int64_t dimensions_size = -1;  // -1 when `dimensions` is absent
+    uint32_t dimensions_offset = 0;
+    int64_t channel_id = 0;
+    int64_t int_value = 0;  // get-tuple-element index / iota dimension
+    int64_t num_carries = 0;
+    std::string_view async_thread;
+    uint32_t layout_constraints_offset = 0;
+    int64_t parameter_replication_count = -1;  // -1 when absent
+    uint32_t parameter_replication_offset = 0;
+    FusionKind fusion_kind = FusionKind::kNone;
+    Opcode inherited_wrapped = Opcode::kInvalid;
+  };
   // Per-instruction scratch, one per nesting level, reused so that parsing
   // allocates nothing per instruction in steady state.
-  struct InstrScratch {
+  struct InstrScratch : InstrScratchValues {
     std::vector<InstrId> operands;
     std::vector<uint32_t> operand_offsets;
     // Shapes the per-opcode checks see: the operands' shapes, or for the
     // `X-start` sugar the wrapped op's parameters (virtual_operands).
     std::vector<const Shape*> operand_shapes;
-    bool virtual_operands;
     std::vector<Attribute> attributes;
     std::vector<InstrId> controls;
     std::vector<CompId> called;
@@ -125,24 +150,11 @@ class ModuleParser : public ValueParser {
     std::vector<std::vector<int64_t>> int_lists;
     std::vector<int64_t> dimensions;
     std::vector<ShapeId> layout_constraints;
-    CompId slot_condition, slot_body, slot_true, slot_false, slot_select, slot_scatter;
-    bool has_branches, has_slice_sizes, has_called_computations, has_to_apply;
-    bool has_channel_id, has_async_thread, has_layout_constraints, has_mode;
-    bool side_effect, use_global_device_ids, shape_written, shuffle_mode;
-    int64_t dimensions_size;  // -1 when `dimensions` is absent
-    uint32_t dimensions_offset;
-    int64_t channel_id;
-    int64_t int_value;  // get-tuple-element index / iota dimension
-    int64_t num_carries;
-    std::string_view async_thread;
-    uint32_t layout_constraints_offset;
-    int64_t parameter_replication_count;  // -1 when absent
-    uint32_t parameter_replication_offset;
-    FusionKind fusion_kind;
-    Opcode inherited_wrapped;
+    // The opcode's attribute table when an instruction edits it (async
+    // sugar, conditional, broadcast); kept here so it is not built per call.
+    AttrSet edited_set;
     void Reset();
   };
-
   bool ParseHloModule(bool has_header, ParsedModule* out);
   bool ParseHeaderAttributes();
   bool ParseIntSubAttributes(std::initializer_list<std::string_view> names);
@@ -229,8 +241,15 @@ class ModuleParser : public ValueParser {
   std::optional<int64_t> IntAttribute(InstrId id, AttrName name);
   std::string_view StringAttribute(InstrId id, AttrName name);
   bool FinishModule(ParsedModule* out);
-  InstrScratch& ScratchAt(size_t level);
+  InstrScratch& ScratchAt(size_t level) {
+    if (level >= scratch_.size()) [[unlikely]] GrowScratch(level);
+    InstrScratch& s = *scratch_[level];
+    s.Reset();
+    return s;
+  }
+  void GrowScratch(size_t level);
 
+  const AttrSet* const attr_sets_ = AttrSetTable();
   std::unique_ptr<Module> module_;
   std::unique_ptr<Module::Builder> builder_;
   // Per open computation (inline computations nest): names, text order,
