@@ -71,6 +71,19 @@ class Lexer {
   // Lex() would, and returns true; otherwise changes nothing.
   bool LexAttributeNameAfterComma();
 
+  // After a ',' token: makes the `size` bytes at `begin` the current
+  // kAttributeName token. The caller has checked that they are the ` name=`
+  // LexAttributeNameAfterComma would take (blanks, an identifier, '=').
+  void TakeAttributeName(uint32_t begin, uint32_t size) {
+    prev_end_ = tok_.end;
+    tok_.error = LexError::kNone;
+    tok_.kind = TokKind::kAttributeName;
+    tok_.begin = begin;
+    tok_.text = std::string_view(buf_ + begin, size);
+    cur_ = buf_ + begin + size + 1;
+    tok_.end = static_cast<uint32_t>(cur_ - buf_);
+  }
+
   const Token& tok() const { return tok_; }
   TokKind kind() const { return tok_.kind; }
   uint32_t offset() const { return tok_.begin; }

@@ -1260,8 +1260,14 @@ bool ModuleParser::ParseAttributes(const AttrSet& set, bool allow_attributes, In
   std::bitset<kAttrNameCount> seen;
   if (allow_attributes) {
     while (kind() == TokKind::kComma) {
-      if (!limits_.fast_paths || !lexer_.LexAttributeNameAfterComma()) Lex();
-      if (!ParseAttribute(set, seen, s)) return false;
+      AttrName known = AttrName::kUnknown;
+      if (limits_.fast_paths) {
+        known = TakeCommonAttributeName();
+        if (known == AttrName::kUnknown && !lexer_.LexAttributeNameAfterComma()) Lex();
+      } else {
+        Lex();
+      }
+      if (!ParseAttribute(set, seen, s, known)) return false;
     }
     // No instruction starts with `name=`: this is an attribute missing its ','.
     if (kind() == TokKind::kAttributeName) {
@@ -1280,12 +1286,60 @@ bool ModuleParser::ParseAttributes(const AttrSet& set, bool allow_attributes, In
   return true;
 }
 
+namespace {
+
+// The attribute names dumps print most, by first letter (a few each, most
+// frequent first), with their text.
+struct CommonAttrName {
+  const char* text = nullptr;
+  uint32_t size = 0;
+  AttrName name = AttrName::kUnknown;
+};
+using CommonAttrNames = std::array<std::array<CommonAttrName, 3>, 26>;
+const CommonAttrNames kCommonAttrNames = [] {
+  CommonAttrNames table{};
+  for (AttrName name :
+       {AttrName::kMetadata, AttrName::kDimensions, AttrName::kToApply, AttrName::kIndex,
+        AttrName::kSlice, AttrName::kKind, AttrName::kCalls, AttrName::kReplicaGroups,
+        AttrName::kChannelId, AttrName::kUseGlobalDeviceIds, AttrName::kRhsContractingDims,
+        AttrName::kLhsContractingDims, AttrName::kBackendConfig, AttrName::kSharding,
+        AttrName::kDirection, AttrName::kCustomCallTarget, AttrName::kRhsBatchDims,
+        AttrName::kLhsBatchDims, AttrName::kIotaDimension, AttrName::kFrontendAttributes}) {
+    const std::string_view text = AttrNameText(name);
+    for (CommonAttrName& slot : table[static_cast<size_t>(text[0] - 'a')]) {
+      if (slot.text != nullptr) continue;
+      slot = CommonAttrName{text.data(), static_cast<uint32_t>(text.size()), name};
+      break;
+    }
+  }
+  return table;
+}();
+
+}  // namespace
+
+AttrName ModuleParser::TakeCommonAttributeName() {
+  if (kind() != TokKind::kComma) return AttrName::kUnknown;
+  const uint32_t begin = lexer_.position() + 1;
+  const char* p = file_.data() + begin;
+  if (p[-1] != ' ' || *p < 'a' || *p > 'z') return AttrName::kUnknown;
+  const size_t room = static_cast<size_t>(file_end() - p);
+  for (const CommonAttrName& c : kCommonAttrNames[static_cast<size_t>(*p - 'a')]) {
+    if (c.text == nullptr) break;
+    // The whole identifier: the name, then '=' (never an identifier byte).
+    if (c.size < room && p[c.size] == '=' && BytesEqual(p, c.text, c.size)) {
+      lexer_.TakeAttributeName(begin, c.size);
+      return c.name;
+    }
+  }
+  return AttrName::kUnknown;
+}
+
 bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount>& seen,
-                                  InstrScratch& s) {
+                                  InstrScratch& s, AttrName known) {
   const uint32_t name_offset = lexer_.offset();
   if (kind() != TokKind::kAttributeName) return TokenError("expects attribute name");
   std::string_view text = tok().text;
-  const AttrName name = AttrNameFromText(text);
+  const AttrName name = known != AttrName::kUnknown ? known : AttrNameFromText(text);
   if (name != AttrName::kUnknown && seen[static_cast<size_t>(name)]) {
     return Error(name_offset, StrCat("attribute ", text, " already exists"));
   }

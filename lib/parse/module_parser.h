@@ -202,7 +202,12 @@ class ModuleParser : public ValueParser {
                      uint32_t end_offset);
   bool ParseAttributes(const AttrSet& set, bool allow_attributes, InstrScratch& scratch,
                        uint32_t opcode_offset);
-  bool ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount>& seen, InstrScratch& scratch);
+  // `known` is the name of the current token when the caller has matched it.
+  bool ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount>& seen, InstrScratch& scratch,
+                      AttrName known = AttrName::kUnknown);
+  // After a ',' token: ` name=` with one of the names dumps print most,
+  // made the current token; kUnknown, having changed nothing, otherwise.
+  AttrName TakeCommonAttributeName();
   bool ParseAttributeValue(AttrName name, AttrType type, uint32_t name_offset, InstrScratch& scratch);
   // The value after `name=` when it takes a form dumps print (a `%name`
   // computation, a fusion kind, a small integer or list of them, a string

@@ -108,7 +108,14 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m",
   for (const char* attrs : {",dimensions={0}", ",  dimensions={0}", ",\n dimensions={0}",
                             ", dimensions ={0}", ", dimensions= {0}", ", dimensions:{0}",
                             ", f32={0}", ", 9dimensions={0}", ", dimensions={0}, dimensions={0}",
-                            ", dimensions={0},", ", bogus=1", ", /*c*/dimensions={0}"}) {
+                            ", dimensions={0},", ", bogus=1", ", /*c*/dimensions={0}",
+                            // Names matched byte-wise (TakeCommonAttributeName) and near misses.
+                            ", dimension={0}", ", dimensionsx={0}", ", dimensions_={0}",
+                            ", Dimensions={0}", ", metadata={}", ", metadata ={}", ",metadata={}",
+                            ", metadata={}, dimensions={0}", ", metadata={}, metadata={}",
+                            ", index=1", ", indexes=1", ", custom_call_target=\"a\"",
+                            ", rhs_batch_dims={}", ", to_apply=%c", ", to_apply", ", k=1",
+                            ", dimensions={0}, metadatas={}"}) {
     CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
                           "  ROOT y = f32[2] reverse(x)") +
               attrs + "\n}\n");
