@@ -875,6 +875,21 @@ const char* ModuleParser::ScanOperandName(const char* p, std::string_view* name)
   return p + name->size();
 }
 
+Opcode ModuleParser::CachedOpcodeAt(const char* p, size_t size) {
+  if (file_end() - p < 8 || size == 0) {
+    return OpcodeFromName(std::string_view(p, size)).value_or(Opcode::kInvalid);
+  }
+  uint64_t word;
+  std::memcpy(&word, p, 8);
+  if (size < 8) word &= (uint64_t{1} << (8 * size)) - 1;
+  RecentOpcode& r = recent_opcodes_[((word ^ size) * 0x9E3779B97F4A7C15ull) >> 58];
+  if (r.size == size && BytesEqual(r.name, p, size)) return r.opcode;
+  const std::optional<Opcode> opcode = OpcodeFromName(std::string_view(p, size));
+  if (!opcode) return Opcode::kInvalid;
+  r = RecentOpcode{OpcodeName(*opcode).data(), size, *opcode};
+  return *opcode;
+}
+
 // Dumps spell almost every instruction as `shape opcode(shape %a, shape %b)`
 // with single spaces, shapes the module has already used and operands
 // defined earlier. That head is read here straight from the bytes: shapes
@@ -899,9 +914,9 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
   if (!IsIdentStartByte(*p)) return false;
   p = SkipIdentChars(p, file_end());
   if (*p != '(') return false;
-  const std::optional<Opcode> opcode =
-      OpcodeFromName(std::string_view(opcode_begin, static_cast<size_t>(p - opcode_begin)));
-  if (!opcode) return false;  // async sugar, unknown opcodes: the slow path
+  const Opcode found = CachedOpcodeAt(opcode_begin, static_cast<size_t>(p - opcode_begin));
+  if (found == Opcode::kInvalid) return false;  // async sugar, unknown opcodes: the slow path
+  const std::optional<Opcode> opcode = found;
   head->opcode = *opcode;
   head->opcode_offset = static_cast<uint32_t>(opcode_begin - base);
   head->opcode_end = static_cast<uint32_t>(p - base);

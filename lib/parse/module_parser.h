@@ -180,6 +180,16 @@ class ModuleParser : public ValueParser {
     int64_t parameter_number = -1;  // `parameter(N)` read up to the ')'
   };
   bool TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head);
+  // OpcodeFromName of the `size` bytes at p (at least 8 bytes before the
+  // end of the text), through a small cache of the opcodes seen, keyed by
+  // their first bytes and checked against the opcode's own name.
+  Opcode CachedOpcodeAt(const char* p, size_t size);
+  struct RecentOpcode {
+    const char* name = nullptr;  // OpcodeName's text: static, never released
+    size_t size = 0;
+    Opcode opcode = Opcode::kInvalid;
+  };
+  std::array<RecentOpcode, 64> recent_opcodes_{};
   // The signature `(a: shape, b: shape) -> shape` after the '(' at `pos`,
   // read byte-wise like TryFastHead; false having changed nothing.
   bool TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, ShapeId* result,

@@ -81,6 +81,13 @@ ENTRY %e (x: f32[2]) -> f32[2] {
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] negate(add(x, x))\n}\n");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] nonsense(x, x)\n}\n");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add-start(x, x)\n}\n");
+  // Opcodes through the recent-opcode cache: seen, then near misses of them.
+  for (const char* opcode : {"add", "ad", "adds", "Add", "add_", "multiply", "multiplyx", "multipl",
+                             "get-tuple-element", "get-tuple-elements", "dynamic-update-slice"}) {
+    CheckText(std::string("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+                          "  a = f32[2] add(x, x)\n  m = f32[2] multiply(a, a)\n"
+                          "  ROOT y = f32[2] ") + opcode + "(x, m)\n}\n");
+  }
   // Metadata: the plain form, and every form handed back to the tokens.
   for (const char* metadata :
        {R"m({op_type="add" op_name="a/b(c)" source_file="m.py" source_line=856})m", "{}",
