@@ -29,13 +29,10 @@ bool SplitToInt64s(std::string_view text, char delim, std::vector<int64_t>* out)
 
 }  // namespace
 
-ValueParser::DepthGuard::DepthGuard(ValueParser* p) : parser(p) {
-  ok = ++parser->depth_ <= parser->limits_.max_nesting_depth;
-  if (!ok) {
-    parser->depth_exceeded_ = true;
-    parser->TokenError(StrCat("nesting deeper than ", parser->limits_.max_nesting_depth,
-                                    " levels (maximum recursion depth exceeded)"));
-  }
+void ValueParser::NestingTooDeep() {
+  depth_exceeded_ = true;
+  TokenError(StrCat("nesting deeper than ", limits_.max_nesting_depth,
+                    " levels (maximum recursion depth exceeded)"));
 }
 
 ValueParser::ValueParser(const SourceFile& file, uint32_t start, ShapeTable* shapes,

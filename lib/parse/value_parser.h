@@ -133,11 +133,18 @@ class ValueParser {
   virtual bool ValidateEmbeddedModule(uint32_t string_offset, std::string_view text);
 
   struct DepthGuard {
-    explicit DepthGuard(ValueParser* parser);
+    // Inline: the parser enters a level several times per instruction.
+    explicit DepthGuard(ValueParser* p) : parser(p) {
+      ok = ++parser->depth_ <= parser->limits_.max_nesting_depth;
+      if (!ok) [[unlikely]] parser->NestingTooDeep();
+    }
     ~DepthGuard() { --parser->depth_; }
     bool ok;
     ValueParser* parser;
   };
+
+  // DepthGuard's error, out of line.
+  void NestingTooDeep();
 
   const SourceFile& file_;
   // One past the text: the NUL sentinel SourceFile guarantees.
