@@ -1375,12 +1375,18 @@ bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount
   attribute.name_offset = name_offset;
   // The value right after '=' in a common form: read byte-wise.
   attribute.value_offset = lexer_.position();
-  if (limits_.fast_paths && TryFastAttributeValue(name, type, s)) {
+  if (limits_.fast_paths && type != AttrType::kMetadata && TryFastAttributeValue(name, type, s)) {
     s.attributes.push_back(attribute);
     return true;
   }
   Lex();
   attribute.value_offset = lexer_.offset();
+  // Plain metadata (most attributes of a dump) straight away: ParseMetadata
+  // would try this first too.
+  if (type == AttrType::kMetadata && SkipPlainMetadata()) {
+    s.attributes.push_back(attribute);
+    return true;
+  }
   if (!ParseAttributeValue(name, type, name_offset, s)) {
     if (!error_) Error(name_offset, StrCat("error parsing attribute ", text));
     return false;

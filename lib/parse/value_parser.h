@@ -167,6 +167,10 @@ class ValueParser {
   static constexpr size_t kNestedShapeTextLimit = 512;
   bool inside_shape_ = false;
 
+  // Validates `{key="text" key=123 ...}` byte-wise when it takes the plain
+  // form dumps print; false, having consumed nothing, otherwise.
+  bool SkipPlainMetadata();
+
  private:
   bool ParseShapeImpl(ShapeId* out);
   bool ParseDimensionSizes(Shape* shape);
@@ -210,10 +214,6 @@ class ValueParser {
   void NotePendingLiteralError(uint32_t offset, std::string message);
   bool ReportLiteralFailure();
   bool ParseDxD(std::string_view name, std::vector<int64_t>* out);
-  // Validates `{key="text" key=123 ...}` byte-wise when it takes the plain
-  // form dumps print; false, having consumed nothing, otherwise.
-  bool SkipPlainMetadata();
-
   // Scratch storage reused across calls so validation allocates nothing in
   // steady state. Indexed by nesting depth where parsing recurses; one heap
   // object per level keeps references stable while deeper levels are added,
