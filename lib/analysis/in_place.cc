@@ -26,11 +26,10 @@ bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
   return false;
 }
 
-// output_to_operand_aliasing as pairs; `wrapped` puts the outputs under
-// element {1} (the wrapped op's result inside an async-start).
-std::vector<InPlacePair> AliasingPairs(const CallAttributes& call_attributes, InstrId id,
-                                       bool wrapped) {
-  std::vector<InPlacePair> pairs;
+// Appends output_to_operand_aliasing as pairs; `wrapped` puts the outputs
+// under element {1} (the wrapped op's result inside an async-start).
+void AddAliasingPairs(const CallAttributes& call_attributes, InstrId id, bool wrapped,
+                      std::vector<InPlacePair>& pairs) {
   for (const OutputOperandAlias& alias : call_attributes.Aliasing(id)) {
     InPlacePair& pair = pairs.emplace_back();
     pair.operand = alias.operand;
@@ -39,7 +38,6 @@ std::vector<InPlacePair> AliasingPairs(const CallAttributes& call_attributes, In
     pair.output_index.insert(pair.output_index.end(), alias.output_index.begin(),
                              alias.output_index.end());
   }
-  return pairs;
 }
 
 // Operand `n` of `id`, or kNoId when out of range.
@@ -119,24 +117,24 @@ const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& out
   return nullptr;
 }
 
-void InPlacePairs::Append(InstrId id, const std::vector<InPlacePair>& pairs) {
-  ranges_[id] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
-  pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
-}
-
 void InPlacePairs::Compute(InstrId id) {
   if (state_[id] != 0) return;  // done, or a (malformed) cycle: no pairs
   if (!MayBeInPlace(m_.opcode(id))) return;
   state_[id] = 1;
-  std::vector<InPlacePair> pairs;
+  // One scratch list per nesting level, kept between calls: computing a
+  // fusion's pairs may compute another instruction's first.
+  if (scratch_.size() <= depth_) scratch_.emplace_back();
+  std::vector<InPlacePair>& pairs = scratch_[depth_++];
+  pairs.clear();
   if (m_.opcode(id) == Opcode::kFusion) {
-    pairs = DiscoverFusionPairs(id);
-    std::vector<InPlacePair> declared = AliasingPairs(call_attributes_, id, false);
-    pairs.insert(pairs.end(), declared.begin(), declared.end());
+    AddDiscoveredFusionPairs(id, pairs);
+    AddAliasingPairs(call_attributes_, id, false, pairs);
   } else {
-    pairs = Direct(id);
+    AddDirectPairs(id, pairs);
   }
-  Append(id, pairs);
+  --depth_;
+  ranges_[id] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
+  pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
   state_[id] = 2;
 }
 
@@ -160,16 +158,15 @@ bool MayBeInPlace(Opcode opcode) {
   }
 }
 
-std::vector<InPlacePair> InPlacePairs::Direct(InstrId id) const {
+void InPlacePairs::AddDirectPairs(InstrId id, std::vector<InPlacePair>& pairs) const {
   const Instruction& instr = m_.instr(id);
   const int64_t operand_count = instr.operand_count;
-  std::vector<InPlacePair> pairs;
   switch (instr.opcode) {  // every case is listed in MayBeInPlace above
     case Opcode::kAllReduceStart:
       // NVSHMEM one-shot all-reduce needs separate input and output buffers.
       if (auto config = RawStringAttr(m_, id, AttrName::kBackendConfig);
           config && ContainsIgnoreCase(*config, "nvshmem")) {
-        return pairs;
+        return;
       }
       [[fallthrough]];
     case Opcode::kDynamicUpdateSlice:
@@ -179,17 +176,17 @@ std::vector<InPlacePair> InPlacePairs::Direct(InstrId id) const {
       if (instr.opcode == Opcode::kDynamicUpdateSlice) in_place = 1;
       if (in_place == 1) {
         AddPair(pairs, 0, {}, {});
-        return pairs;
+        return;
       }
       for (int64_t i = 0; i < in_place; ++i) AddPair(pairs, i, {}, {i});
-      return pairs;
+      return;
     }
     case Opcode::kCollectivePermute:
     case Opcode::kCollectivePermuteStart: {
-      if (operand_count != 4) return pairs;
+      if (operand_count != 4) return;
       const bool start = instr.opcode == Opcode::kCollectivePermuteStart;
       // The -start form is in place only in its slice form (`slice_sizes`).
-      if (start && m_.FindAttribute(id, AttrName::kSliceSizes) == nullptr) return pairs;
+      if (start && m_.FindAttribute(id, AttrName::kSliceSizes) == nullptr) return;
       if (start) {
         AddPair(pairs, 1, {}, {1});
       } else {
@@ -205,57 +202,63 @@ std::vector<InPlacePair> InPlacePairs::Direct(InstrId id) const {
           }
         }
       }
-      return pairs;
+      return;
     }
     case Opcode::kCustomCall:
-      return AliasingPairs(call_attributes_, id, false);
+      AddAliasingPairs(call_attributes_, id, false, pairs);
+      return;
     case Opcode::kAsyncStart:
       // The `X-start` sugar writes the wrapped op's attributes on the start
       // line: its aliasing is relative to the wrapped op, whose result is
       // element {1} of the async-start.
-      return AliasingPairs(call_attributes_, id, instr.has(Instruction::kAsyncSugar));
+      AddAliasingPairs(call_attributes_, id, instr.has(Instruction::kAsyncSugar), pairs);
+      return;
     case Opcode::kSetDimensionSize:
       AddPair(pairs, 0, {}, {});
-      return pairs;
+      return;
     case Opcode::kRaggedAllToAll:
       AddPair(pairs, 1, {}, {});
-      return pairs;
+      return;
     default:
-      return pairs;
+      return;
   }
 }
 
-std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) {
-  std::vector<InPlacePair> result;
+void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlacePair>& result) {
   auto called = m_.called(fusion);
-  if (called.empty()) return result;
+  if (called.empty()) return;
   const InstrId root = m_.computation(called[0]).root;
-  if (root == kNoId) return result;
+  if (root == kNoId) return;
   auto follow = [&](ValueRef v) {
     return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v));
   };
-  // A copy: appending this fusion's pairs may move the array.
-  auto pairs_of = [&](InstrId id) {
+  // Pairs are read by position: computing a nested fusion's pairs appends
+  // to pairs_ and may move it.
+  auto pair_range = [&](InstrId id) {
     Compute(id);
-    auto span = Get(id);
-    return std::vector<InPlacePair>(span.begin(), span.end());
+    return ranges_[id];
   };
 
   ForEachLeaf(m_.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
     const ValueRef source = follow({root, index});
     std::optional<ValueRef> input;
-    for (const InPlacePair& pair : pairs_of(source.instr)) {
-      if (pair.output_index != source.index || input) continue;
+    const Range sources = pair_range(source.instr);
+    for (uint32_t k = 0; k < sources.count && !input; ++k) {
+      const InPlacePair& pair = pairs_[sources.begin + k];
+      if (pair.output_index != source.index) continue;
       const InstrId operand = OperandOrNone(m_, source.instr, pair.operand);
       if (operand == kNoId) continue;
       ValueRef in = follow({operand, pair.operand_index});
       if (m_.opcode(in.instr) == Opcode::kFusion) {
-        // Peephole through a nested fusion's own pair, as XLA does.
-        for (const InPlacePair& nested : pairs_of(in.instr)) {
-          if (nested.output_index != in.index) continue;
-          const InstrId next = OperandOrNone(m_, in.instr, nested.operand);
+        // Peephole through a nested fusion's own pair, as XLA does (`in`
+        // moves on at a match, and later pairs are matched against it).
+        const Range nested = pair_range(in.instr);
+        for (uint32_t j = 0; j < nested.count; ++j) {
+          const InPlacePair& nested_pair = pairs_[nested.begin + j];
+          if (nested_pair.output_index != in.index) continue;
+          const InstrId next = OperandOrNone(m_, in.instr, nested_pair.operand);
           if (next == kNoId) continue;
-          in = follow({next, nested.operand_index});
+          in = follow({next, nested_pair.operand_index});
         }
       }
       input = in;
@@ -264,7 +267,6 @@ std::vector<InPlacePair> InPlacePairs::DiscoverFusionPairs(InstrId fusion) {
       result.push_back({m_.instr(input->instr).number, input->index, index});
     }
   });
-  return result;
 }
 
 // --------------------------------------------------------- ExtendedFusionPairs

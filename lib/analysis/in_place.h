@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <utility>
 #include <vector>
@@ -62,15 +63,16 @@ class InPlacePairs {
     uint32_t count = 0;
   };
   void Compute(InstrId id);
-  void Append(InstrId id, const std::vector<InPlacePair>& pairs);
-  std::vector<InPlacePair> Direct(InstrId id) const;
-  std::vector<InPlacePair> DiscoverFusionPairs(InstrId fusion);
+  void AddDirectPairs(InstrId id, std::vector<InPlacePair>& pairs) const;
+  void AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlacePair>& pairs);
 
   const Module& m_;
   const CallAttributes& call_attributes_;
   std::vector<InPlacePair> pairs_;
   std::vector<Range> ranges_;
   std::vector<uint8_t> state_;  // 0 = not computed, 1 = computing, 2 = done
+  std::deque<std::vector<InPlacePair>> scratch_;  // by depth_; deque: no moves
+  size_t depth_ = 0;
 };
 
 // One pair of a fusion found by the extended walk.

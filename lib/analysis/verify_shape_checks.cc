@@ -236,7 +236,16 @@ namespace {
 
 // Ops whose checks depend only on the operand and result shapes, the
 // instruction's number (iota dimension, tuple index), whether its shape was
-// written, and the attributes returned in *attributes (by their text).
+// written, and the attributes returned in *attributes (by the parser's
+// value keys, so each must be one HasValueKey names).
+template <size_t N>
+constexpr bool AllKeyed(const AttrName (&names)[N]) {
+  for (AttrName name : names) {
+    if (!HasValueKey(name)) return false;
+  }
+  return true;
+}
+
 bool IsMemoizable(Opcode op, std::span<const AttrName>* attributes) {
   static constexpr AttrName kDimensions[] = {AttrName::kDimensions};
   static constexpr AttrName kSlice[] = {AttrName::kSlice};
@@ -248,6 +257,8 @@ bool IsMemoizable(Opcode op, std::span<const AttrName>* attributes) {
   static constexpr AttrName kDotDimensions[] = {
       AttrName::kLhsContractingDims, AttrName::kRhsContractingDims, AttrName::kLhsBatchDims,
       AttrName::kRhsBatchDims};
+  static_assert(AllKeyed(kDimensions) && AllKeyed(kSlice) && AllKeyed(kDynamicSliceSizes) &&
+                AllKeyed(kPadding) && AllKeyed(kDotDimensions));
   switch (op) {
     case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kReverse:
     case Opcode::kConcatenate: case Opcode::kGetDimensionSize: case Opcode::kSetDimensionSize:
@@ -276,16 +287,17 @@ bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
   std::span<const AttrName> attributes;
   if (!IsMemoizable(op, &attributes)) return CheckShapeOpsUncached(id, f);
   // Dumps repeat the same (op, shapes, attributes) many times: check each
-  // combination once. Operand shape ids and the attribute texts are hashed.
+  // combination once. Operand shape ids and the parser's keys of the
+  // attribute texts are hashed (the text itself may be released).
   const Instruction& in = m_.instr(id);
   uint64_t operands = operands_.size();
   for (const Shape* s : operands_) operands = Mix(operands, s->id);
   uint64_t text = 0;
-  for (AttrName attribute : attributes) {
-    const uint64_t hash = m_.FindAttribute(id, attribute) != nullptr
-                              ? StringViewHash()(AttributeText(m_, id, attribute)) | 1
-                              : 0;
-    text = attributes.size() == 1 ? hash : Mix(text, hash);
+  for (AttrName name : attributes) {
+    const Attribute* attribute = m_.FindAttribute(id, name);
+    if (attribute != nullptr && attribute->value_key == 0) return CheckShapeOpsUncached(id, f);
+    const uint64_t key = attribute != nullptr ? attribute->value_key : 0;
+    text = attributes.size() == 1 ? key : Mix(text, key);
   }
   if (op == Opcode::kReduce) {
     // The reducer's parameter and result shapes, by their interned ids.

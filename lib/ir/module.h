@@ -32,10 +32,31 @@ std::string_view FusionKindName(FusionKind kind);
 // One `name=value` attribute of an instruction. The value is re-read from the
 // source on demand (see parse/attributes.h).
 struct Attribute {
+  static constexpr uint32_t kMaxValueKey = (1u << 24) - 1;
+
   AttrName name = AttrName::kUnknown;
+  // For the attributes HasValueKey names: equal keys within a module mean
+  // equal value texts (0: none given). Rules memoize on it without reading
+  // text a large file has released. In the bytes after `name`.
+  uint32_t value_key : 24 = 0;
   uint32_t name_offset = 0;   // offset of the attribute name
   uint32_t value_offset = 0;  // offset of the value's first byte
 };
+static_assert(sizeof(Attribute) == 12, "an attribute takes 12 bytes in the IR");
+
+// The attributes whose values the parser keys: those verify-shape's memo of
+// the shape ops reads.
+constexpr bool HasValueKey(AttrName name) {
+  switch (name) {
+    case AttrName::kDimensions: case AttrName::kSlice: case AttrName::kDynamicSliceSizes:
+    case AttrName::kPadding: case AttrName::kLhsContractingDims:
+    case AttrName::kRhsContractingDims: case AttrName::kLhsBatchDims:
+    case AttrName::kRhsBatchDims:
+      return true;
+    default:
+      return false;
+  }
+}
 
 struct Instruction {
   enum Flags : uint8_t {

@@ -204,6 +204,8 @@ ParsedModule ModuleParser::ParseNextModule() {
   depth_exceeded_ = false;
   scope_depth_ = 0;
   computation_names_.Clear();
+  value_keys_.Clear();
+  value_key_count_ = 0;
   module_shape_cache_.Clear();
   recent_shapes_.fill(RecentShape{});
   async_start_of_.clear();
@@ -250,6 +252,7 @@ void ModuleParser::ReleaseScratch() {
   constexpr size_t kKept = NameTable::kKeptSlots;
   for (NameTable& table : scopes_) table.Release();
   computation_names_.Release();
+  value_keys_.Release();
   module_shape_cache_.Release();
   auto release = [](auto& list) {
     if (list.capacity() > kKept) std::decay_t<decltype(list)>().swap(list);
@@ -1376,6 +1379,7 @@ bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount
   // The value right after '=' in a common form: read byte-wise.
   attribute.value_offset = lexer_.position();
   if (limits_.fast_paths && type != AttrType::kMetadata && TryFastAttributeValue(name, type, s)) {
+    if (HasValueKey(name)) KeyValueText(attribute);
     s.attributes.push_back(attribute);
     return true;
   }
@@ -1384,6 +1388,7 @@ bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount
   // Plain metadata (most attributes of a dump) straight away: ParseMetadata
   // would try this first too.
   if (type == AttrType::kMetadata && SkipPlainMetadata()) {
+    if (HasValueKey(name)) KeyValueText(attribute);
     s.attributes.push_back(attribute);
     return true;
   }
@@ -1391,8 +1396,20 @@ bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount
     if (!error_) Error(name_offset, StrCat("error parsing attribute ", text));
     return false;
   }
+  if (HasValueKey(name)) KeyValueText(attribute);
   s.attributes.push_back(attribute);
   return true;
+}
+
+void ModuleParser::KeyValueText(Attribute& attribute) {
+  // The value's tokens, comments between them included.
+  const uint32_t end = lexer_.previous_end();
+  if (end <= attribute.value_offset) return;
+  const std::string_view text = module_->text(attribute.value_offset, end - attribute.value_offset);
+  if (value_key_count_ == Attribute::kMaxValueKey) return;  // unkeyed: rules read the text
+  const uint32_t next = value_key_count_ + 1;
+  attribute.value_key = value_keys_.Insert(text, next) & Attribute::kMaxValueKey;
+  if (attribute.value_key == next) ++value_key_count_;
 }
 
 bool ModuleParser::ParseComputationRef(CompId* out) {

@@ -224,6 +224,8 @@ class ModuleParser : public ValueParser {
   // without escapes, ...), read byte-wise with the result the grammar would
   // give; false, having changed nothing, otherwise (fast_values.cc).
   bool TryFastAttributeValue(AttrName name, AttrType type, InstrScratch& scratch);
+  // Sets attribute.value_key from the value just read (HasValueKey holds).
+  void KeyValueText(Attribute& attribute);
   // At the '(' of a scalar constant: `(N)` with up to four digits, for the
   // integer and float types they always fit, read byte-wise up to and
   // including the ')'; false, having changed nothing, otherwise.
@@ -280,6 +282,8 @@ class ModuleParser : public ValueParser {
   std::vector<ShapeId> signature_scratch_;
   std::vector<InstrId> parameters_scratch_;
   CopyingNameTable computation_names_;  // lookups do not touch the source text
+  CopyingNameTable value_keys_;         // value text -> Attribute::value_key
+  uint32_t value_key_count_ = 0;
   // Releases the parsed text behind the parser (large files; one module).
   std::optional<TextReleaser> parsed_text_;
   NameTable module_shape_cache_;

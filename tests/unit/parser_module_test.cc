@@ -314,6 +314,61 @@ ENTRY %main.with.a.longer-name_0 (a: f32[], b: f32[]) -> f32[] {
   CHECK(m.instruction_count() > named);  // the anonymous ones were made
 }
 
+TEST_CASE("computation: keyed attribute values, equal keys for equal texts") {
+  // Values read byte-wise and through the grammar (blanks, a comment).
+  Parsed p = Parse(R"(HloModule m
+
+%add (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %s = f32[] add(%x, %y)
+}
+
+ENTRY %main (a: f32[2,3], c: f32[2], d: f32[3]) -> f32[2] {
+  %a = f32[2,3]{1,0} parameter(0)
+  %c = f32[2]{0} parameter(1)
+  %d = f32[3]{0} parameter(2)
+  %b1 = f32[2,3]{1,0} broadcast(f32[2]{0} %c), dimensions={0}
+  %b2 = f32[2,3]{1,0} broadcast(f32[2]{0} %c), dimensions={0}
+  %b3 = f32[2,3]{1,0} broadcast(f32[3]{0} %d), dimensions={ 1 }
+  %t = f32[3,2]{1,0} transpose(%a), dimensions={1,0}
+  %s = f32[1,3]{1,0} slice(%a), slice={[0:1], [0:3]}
+  %zero = f32[] constant(0)
+  %r1 = f32[2]{0} reduce(%a, %zero), dimensions={1}, to_apply=%add
+  %r2 = f32[3]{0} reduce(%a, %zero), dimensions={0/*rows*/}, to_apply=%add
+  ROOT %r3 = f32[2]{0} reduce(%b1, %zero), dimensions={1}, to_apply=%add
+}
+)");
+  const Module& m = p.m();
+  auto key = [&](std::string_view name, AttrName attribute) -> uint32_t {
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      if (m.name(id) != name) continue;
+      const Attribute* found = m.FindAttribute(id, attribute);
+      return found == nullptr ? ~0u : found->value_key;
+    }
+    return ~0u;
+  };
+  const uint32_t zero = key("b1", AttrName::kDimensions);
+  const uint32_t one = key("r1", AttrName::kDimensions);
+  CHECK(zero != 0);
+  CHECK(one != 0);
+  CHECK(zero != one);
+  CHECK(key("b2", AttrName::kDimensions) == zero);
+  CHECK(key("r3", AttrName::kDimensions) == one);  // the same text on another opcode
+  // Other texts, other keys: `{ 1 }` and `{0/*rows*/}` are not `{1}` or `{0}`.
+  const std::vector<uint32_t> others = {
+      key("b3", AttrName::kDimensions), key("t", AttrName::kDimensions),
+      key("s", AttrName::kSlice), key("r2", AttrName::kDimensions)};
+  for (size_t i = 0; i < others.size(); ++i) {
+    INFO("other value " << i);
+    CHECK(others[i] != 0);
+    CHECK(others[i] != zero);
+    CHECK(others[i] != one);
+    for (size_t j = 0; j < i; ++j) CHECK(others[i] != others[j]);
+  }
+  CHECK(key("r1", AttrName::kToApply) == 0);  // not a keyed attribute
+}
+
 TEST_CASE("computation: signatures, names, ROOT anywhere, execution threads") {
   Parsed p = Parse(R"(HloModule m
 
