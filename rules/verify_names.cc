@@ -35,35 +35,38 @@ class VerifyNamesRule : public Rule {
     const size_t n = m.instruction_count();
     const int id_bits = std::max(1, static_cast<int>(std::bit_width(n)));
     const uint64_t id_mask = (uint64_t{1} << id_bits) - 1;
-    std::vector<uint64_t> keys;
-    keys.reserve(n);  // not counting the anonymous ones first: a pass over every record
-    for (CompId c = 0; c < m.computation_count(); ++c) {
-      for (InstrId id : m.instructions(c)) {
-        if (m.instr(id).has(Instruction::kAnonymous)) continue;
-        keys.push_back((m.name_hash(id) & ~id_mask) | id);
+    // Anonymous instructions have no name (their hash is 0): the 56-byte
+    // record is looked at only then, not streamed through for every one.
+    auto for_each_key = [&](auto&& fn) {
+      for (CompId c = 0; c < m.computation_count(); ++c) {
+        for (InstrId id : m.instructions(c)) {
+          const uint64_t hash = m.name_hash(id);
+          if (hash == 0 && m.instr(id).has(Instruction::kAnonymous)) continue;
+          fn((hash & ~id_mask) | id);
+        }
       }
-    }
+    };
     // Most names are unique. A filter of two bits per slot, over the upper
     // 32 bits that group the keys below, passes on only the keys whose slot
     // another key shares (about one in eight, with 8 slots per key): every
-    // group of equal upper bits, fewer keys to sort, and small bit arrays
-    // instead of three passes over all keys.
+    // group of equal upper bits, fewer keys to sort, and small bit arrays.
+    // The keys are made twice rather than stored: a list of all of them is
+    // 8 bytes per instruction of fresh memory.
+    std::vector<uint64_t> keys;
     {
-      const size_t slots = std::bit_ceil(std::max<size_t>(64, keys.size() * 8));
+      const size_t slots = std::bit_ceil(std::max<size_t>(64, n * 8));
       std::vector<uint64_t> seen(slots / 64), shared(slots / 64);
       auto slot = [&](uint64_t key) { return static_cast<size_t>(key >> 32) & (slots - 1); };
-      for (uint64_t key : keys) {
+      for_each_key([&](uint64_t key) {
         const size_t s = slot(key);
         const uint64_t bit = uint64_t{1} << (s & 63);
         if (seen[s >> 6] & bit) shared[s >> 6] |= bit;
         seen[s >> 6] |= bit;
-      }
-      size_t kept = 0;
-      for (uint64_t key : keys) {
+      });
+      for_each_key([&](uint64_t key) {
         const size_t s = slot(key);
-        if ((shared[s >> 6] >> (s & 63)) & 1) keys[kept++] = key;
-      }
-      keys.resize(kept);
+        if ((shared[s >> 6] >> (s & 63)) & 1) keys.push_back(key);
+      });
     }
     RadixSortByHigh32(keys);
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "util/hash.h"
+#include "util/prefetch.h"
 
 namespace hlolint {
 
@@ -40,8 +41,8 @@ class NameTable {
   // past the slots taken.
   void Prefetch(uint32_t hash) const {
     const char* slot = reinterpret_cast<const char*>(&slots_[hash & (slots_.size() - 1)]);
-    __builtin_prefetch(slot);
-    __builtin_prefetch(slot + 64);
+    PrefetchForRead(slot);
+    PrefetchForRead(slot + 64);
   }
 
   uint32_t Find(std::string_view name) const { return FindHashed(name, HashOf(name)); }
