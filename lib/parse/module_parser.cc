@@ -1378,23 +1378,17 @@ bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount
   attribute.name_offset = name_offset;
   // The value right after '=' in a common form: read byte-wise.
   attribute.value_offset = lexer_.position();
-  if (limits_.fast_paths && type != AttrType::kMetadata && TryFastAttributeValue(name, type, s)) {
-    if (HasValueKey(name)) KeyValueText(attribute);
-    s.attributes.push_back(attribute);
-    return true;
-  }
-  Lex();
-  attribute.value_offset = lexer_.offset();
-  // Plain metadata (most attributes of a dump) straight away: ParseMetadata
-  // would try this first too.
-  if (type == AttrType::kMetadata && SkipPlainMetadata()) {
-    if (HasValueKey(name)) KeyValueText(attribute);
-    s.attributes.push_back(attribute);
-    return true;
-  }
-  if (!ParseAttributeValue(name, type, name_offset, s)) {
-    if (!error_) Error(name_offset, StrCat("error parsing attribute ", text));
-    return false;
+  // One way out for every reading, so the push below stays inline.
+  if (!limits_.fast_paths || type == AttrType::kMetadata || !TryFastAttributeValue(name, type, s)) {
+    Lex();
+    attribute.value_offset = lexer_.offset();
+    // Plain metadata (most attributes of a dump) straight away: ParseMetadata
+    // would try this first too.
+    const bool plain_metadata = type == AttrType::kMetadata && SkipPlainMetadata();
+    if (!plain_metadata && !ParseAttributeValue(name, type, name_offset, s)) {
+      if (!error_) Error(name_offset, StrCat("error parsing attribute ", text));
+      return false;
+    }
   }
   if (HasValueKey(name)) KeyValueText(attribute);
   s.attributes.push_back(attribute);
