@@ -104,7 +104,11 @@ InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
   // order rules asked, and the text of a large file stayed resident (+0.43x
   // the input's size in peak RSS at 200 MB, when the aliasing was read here).
   TextReleaser released(m_.source(), m_.begin_offset());
-  for (InstrId id : analyses.Get<OpcodeIndex>().Collect(&MayBeInPlace)) {
+  const std::vector<InstrId> candidates = analyses.Get<OpcodeIndex>().Collect(&MayBeInPlace);
+  // Most candidates have one pair: grown by doubling, the array of a large
+  // module would touch about twice its size in fresh pages.
+  pairs_.reserve(candidates.size());
+  for (InstrId id : candidates) {
     released.Advance(m_.instr(id).name_offset);
     Compute(id);
   }
@@ -229,6 +233,13 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlaceP
   if (called.empty()) return;
   const InstrId root = m_.computation(called[0]).root;
   if (root == kNoId) return;
+  // Most fused roots are plain compute: no walk starts anywhere from them,
+  // and they have no pairs, so no leaf of the fusion can find one.
+  const Opcode root_opcode = m_.opcode(root);
+  if (root_opcode != Opcode::kTuple && root_opcode != Opcode::kGetTupleElement &&
+      root_opcode != Opcode::kBitcast && !MayBeInPlace(root_opcode)) {
+    return;
+  }
   auto follow = [&](ValueRef v) {
     return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v));
   };
@@ -306,6 +317,14 @@ ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses) {
     if (m.called(fusion).empty()) continue;
     const InstrId root = m.computation(m.called(fusion)[0]).root;
     if (root == kNoId) continue;
+    // As in AddDiscoveredFusionPairs: a root the walk cannot leave and
+    // without pairs gives no pair at any leaf.
+    const Opcode root_opcode = m.opcode(root);
+    if (root_opcode != Opcode::kTuple && root_opcode != Opcode::kGetTupleElement &&
+        root_opcode != Opcode::kBitcast && !IsLayoutOnlyBlocker(root_opcode) &&
+        !table.IsInPlace(root)) {
+      continue;
+    }
     const uint32_t begin = static_cast<uint32_t>(pairs_.size());
     bool any_missed = false;
     ForEachLeaf(m.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
