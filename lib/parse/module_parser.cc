@@ -707,6 +707,21 @@ InstrId ModuleParser::FindName(std::string_view name) const {
   return id == NameTable::kNotFound ? kNoId : id;
 }
 
+// Operands most often name the instruction right before: compared first,
+// without hashing. The scope's last entry is in its name table unless it is
+// anonymous (nested or compact get-tuple-element).
+InstrId ModuleParser::FindOperandName(std::string_view name) const {
+  const std::vector<InstrId>& order = scope_order_[scope_depth_ - 1];
+  if (!order.empty()) {
+    const Instruction& last = builder_->instructions()[order.back()];
+    if (last.name_size == name.size() && !(last.flags & Instruction::kAnonymous) &&
+        BytesEqual(file_.data() + last.name_offset, name.data(), name.size())) {
+      return order.back();
+    }
+  }
+  return FindName(name);
+}
+
 bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operands) {
   const uint32_t start = lexer_.offset();
   // Nothing that can start an operand: say so at this token.
@@ -956,7 +971,7 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
       std::string_view name;
       p = ScanOperandName(p, &name);
       if (p == nullptr || (*p != ',' && *p != ')')) break;
-      const InstrId id = FindName(name);
+      const InstrId id = FindOperandName(name);
       if (id == kNoId) break;
       if (declared != kNoShape && declared != builder_->instructions()[id].shape) break;
       s.operand_offsets.push_back(static_cast<uint32_t>(operand - base));

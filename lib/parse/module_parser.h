@@ -255,6 +255,7 @@ class ModuleParser : public ValueParser {
   ShapeId InferShape(Opcode opcode, const InstrScratch& scratch);
   InstrId AddInstruction(const Instruction& instruction, InstrScratch& scratch);
   InstrId FindName(std::string_view name) const;
+  InstrId FindOperandName(std::string_view name) const;  // FindName, last instruction first
   std::optional<int64_t> IntAttribute(InstrId id, AttrName name);
   std::string_view StringAttribute(InstrId id, AttrName name);
   bool FinishModule(ParsedModule* out);

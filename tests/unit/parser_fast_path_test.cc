@@ -81,6 +81,18 @@ ENTRY %e (x: f32[2]) -> f32[2] {
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] negate(add(x, x))\n}\n");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] nonsense(x, x)\n}\n");
   CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add-start(x, x)\n}\n");
+  // Operands naming the instruction right before (FindOperandName), names
+  // of the same length, prefixes, and a nested or compact operand before.
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  xy = f32[2] negate(x)\n"
+            "  yx = f32[2] negate(xy)\n  ROOT y = f32[2] add(yx, xy)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  xy = f32[2] negate(x)\n"
+            "  ROOT y = f32[2] add(yz, xy)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  xy = f32[2] negate(x)\n"
+            "  ROOT y = f32[2] add(x, xy)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  n = f32[2] negate(add(x, x))\n"
+            "  ROOT r = f32[2] add(add, n)\n}\n");
+  CheckText("HloModule m\nENTRY e {\n  p = (f32[2], f32[2]) parameter(0)\n  a = f32[2] add(p#0, p#1)\n"
+            "  ROOT b = f32[2] add(a, p)\n}\n");
   // Opcodes through the recent-opcode cache: seen, then near misses of them.
   for (const char* opcode : {"add", "ad", "adds", "Add", "add_", "multiply", "multiplyx", "multipl",
                              "get-tuple-element", "get-tuple-elements", "dynamic-update-slice"}) {
