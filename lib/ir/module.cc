@@ -50,52 +50,38 @@ std::span<const uint32_t> Module::Builder::StoreList(std::span<const uint32_t> i
 }
 
 void Module::Builder::BuildUsers() {
-  // Counting sort: count distinct users per operand, then lay the pool out
-  // again with room for each instruction's users after its other lists, and
-  // fill. Operands of one instruction are visited together, so a repeated
-  // operand is detected by comparing with the last user recorded.
+  // The parser counted each instruction's distinct users (CountUses). One
+  // pass in id order copies each instruction's lists into a new pool with
+  // room for its users after them, and appends the instruction to the user
+  // lists of its operands, whose blocks (lower ids) are already placed. The
+  // opcode array is filled on the way, as the pass reads every record anyway.
+  // While a list fills, user_count counts the users written so far.
   std::vector<Instruction>& instrs = m.instructions_;
   const size_t n = instrs.size();
-  std::vector<InstrId> last_user(n, kNoId);
-  uint64_t total_users = 0;
-  for (InstrId user = 0; user < n; ++user) {
-    for (InstrId op : m.operands(user)) {
-      if (last_user[op] == user) continue;
-      last_user[op] = user;
-      ++instrs[op].user_count;
-      ++total_users;
-    }
-  }
-  // Blocks only move up (each gains room for its users), so moving them
-  // from the last one down needs no second pool. `cursor` is where the next
-  // user of each instruction goes.
-  std::vector<uint32_t> cursor(n);
-  m.ids_.resize(m.ids_.size() + total_users);
-  uint32_t* ids = m.ids_.data();
-  uint32_t end = static_cast<uint32_t>(m.ids_.size());
-  for (size_t id = n; id-- > 0;) {
-    Instruction& in = instrs[id];
-    const uint32_t old_begin = in.operands_begin;
-    const uint32_t lists = in.operand_count + in.control_count + in.called_count;
-    const uint32_t begin = end - in.user_count - lists;
-    in.operands_begin = begin;
-    cursor[id] = begin + lists;
-    end = begin;
-    for (uint32_t k = lists; k > 0; --k) ids[begin + k - 1] = ids[old_begin + k - 1];
-  }
-  std::fill(last_user.begin(), last_user.end(), kNoId);
-  for (InstrId user = 0; user < n; ++user) {
-    const Instruction& u = instrs[user];
-    const uint32_t* op_ids = ids + u.operands_begin;
-    for (uint32_t k = 0; k < u.operand_count; ++k) {
-      const InstrId op = op_ids[k];
-      if (last_user[op] == user) continue;
-      last_user[op] = user;
-      ids[cursor[op]++] = user;
-    }
-  }
   m.opcodes_.resize(n);
-  for (size_t id = 0; id < n; ++id) m.opcodes_[id] = instrs[id].opcode;
+  std::vector<uint32_t> pool(m.ids_.size() + counted_users);
+  const uint32_t* old_ids = m.ids_.data();
+  uint32_t* ids = pool.data();
+  uint32_t begin = 0;
+  for (InstrId id = 0; id < n; ++id) {
+    Instruction& in = instrs[id];
+    const uint32_t lists = in.operand_count + in.control_count + in.called_count;
+    const uint32_t* from = old_ids + in.operands_begin;
+    uint32_t* to = ids + begin;
+    for (uint32_t k = 0; k < lists; ++k) to[k] = from[k];
+    in.operands_begin = begin;
+    begin += lists + in.user_count;
+    in.user_count = 0;
+    m.opcodes_[id] = in.opcode;
+    for (uint32_t k = 0; k < in.operand_count; ++k) {
+      Instruction& op = instrs[to[k]];
+      uint32_t* users = ids + op.users_begin();
+      // A repeated operand has this instruction as its last user.
+      if (op.user_count != 0 && users[op.user_count - 1] == id) continue;
+      users[op.user_count++] = id;
+    }
+  }
+  m.ids_ = std::move(pool);
   // Shapes are never moved (a deque), so the pointers stay valid; ids the
   // table hands out later fall back to the table.
   m.shape_ptrs_.resize(m.shapes_.size());

@@ -316,10 +316,31 @@ struct Module::Builder {
   ShapeTable& shapes() { return m.shapes_; }
   // A copy of `ids` that stays where it is for the module's lifetime.
   std::span<const uint32_t> StoreList(std::span<const uint32_t> ids);
-  // Fills every instruction's user list from the operand lists, the dense
-  // opcode array and the shape pointers; the last step of building. Until
-  // then users() is empty.
+  // Counts the instruction just added as a user of each of its distinct
+  // operands, while their records are in cache from resolving them (this
+  // spares BuildUsers a pass over every record). A repeated operand is
+  // marked by the top bit of its count until the instruction is done.
+  void CountUses(std::span<const InstrId> operands) {
+    Instruction* instrs = m.instructions_.data();
+    if (operands.size() == 1) {
+      ++instrs[operands[0]].user_count;
+      ++counted_users;
+      return;
+    }
+    constexpr uint32_t kCounted = uint32_t{1} << 31;
+    for (InstrId op : operands) {
+      uint32_t& count = instrs[op].user_count;
+      if (count & kCounted) continue;
+      count = (count + 1) | kCounted;
+      ++counted_users;
+    }
+    for (InstrId op : operands) instrs[op].user_count &= ~kCounted;
+  }
+  // Lays out every instruction's user list (counted by CountUses) after its
+  // other lists and fills it, and fills the dense opcode array and the shape
+  // pointers; the last step of building. Until then users() is empty.
   void BuildUsers();
+  uint64_t counted_users = 0;  // sum of every instruction's user_count
 };
 
 }  // namespace hlolint

@@ -1239,6 +1239,7 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
   // Element by element: these lists hold a few entries, for which a range
   // insert costs several times more.
   for (InstrId operand : s.operands) ids.push_back(operand);
+  builder_->CountUses(s.operands);
   in.control_count = static_cast<uint32_t>(s.controls.size());
   for (InstrId control : s.controls) ids.push_back(control);
   auto& attrs = builder_->attributes();

@@ -1,0 +1,131 @@
+// User lists are counted while parsing and laid out by BuildUsers; these
+// tests recount them by brute force from the operand lists.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "parse_helpers.h"
+
+namespace hlolint {
+namespace {
+
+using parse_testing::CompNames;
+using parse_testing::Names;
+using parse_testing::Parse;
+using parse_testing::Parsed;
+using parse_testing::StringList;
+
+// Distinct users of every instruction, in id order, from the operand lists.
+std::vector<std::vector<InstrId>> RecountUsers(const Module& m) {
+  std::vector<std::vector<InstrId>> users(m.instruction_count());
+  for (InstrId user = 0; user < m.instruction_count(); ++user) {
+    for (InstrId op : m.operands(user)) {
+      std::vector<InstrId>& list = users[op];
+      if (std::find(list.begin(), list.end(), user) == list.end()) list.push_back(user);
+    }
+  }
+  return users;
+}
+
+void CheckUsersMatchRecount(const Module& m) {
+  const std::vector<std::vector<InstrId>> expected = RecountUsers(m);
+  for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    INFO("instruction " << std::string(m.name(id)));
+    const auto users = m.users(id);
+    CHECK(std::vector<InstrId>(users.begin(), users.end()) == expected[id]);
+    // The user lists were sized by the counts taken while parsing: an
+    // instruction's lists end exactly where the next one's begin.
+    if (id + 1 < m.instruction_count()) {
+      CHECK(users.data() + users.size() == m.operands(id + 1).data());
+    }
+  }
+}
+
+constexpr const char* kTwoModules = R"(HloModule first
+
+add_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT sum = f32[] add(a, b)
+}
+
+helper {
+  hp = (f32[4], f32[4]) parameter(0)
+  ROOT hs = f32[4] add(hp#0, hp#1)
+}
+
+ENTRY e {
+  x = f32[4] parameter(0)
+  y = f32[4] parameter(1)
+  t = (f32[4], f32[4]) tuple(x, x)
+  twice = f32[4] add(x, x)
+  nested = f32[4] add(x, multiply(y, add(x, x)))
+  gte_pair = f32[4] multiply(t#0, t#0)
+  gte_other = f32[4] add(t#1, t#0)
+  c = f32[4] call(t), to_apply=helper
+  zero = f32[] constant(0)
+  r = f32[] reduce(nested, zero), dimensions={0}, to_apply=add_f32
+  after = f32[4] negate(x), control-predecessors={twice, c}
+  many = (f32[4], f32[4], f32[4], f32[4], f32[4], f32[4], f32[4], f32[4], f32[4], f32[4], f32[4], f32[4]) tuple(x, y, x, twice, y, x, nested, twice, gte_pair, x, y, x)
+  ROOT out = (f32[4], f32[], f32[4], f32[4]) tuple(many#0, r, after, gte_other)
+}
+
+HloModule second
+
+ENTRY e2 {
+  p = f32[2] parameter(0)
+  q = f32[2] add(p, p)
+  ROOT s = f32[2] subtract(q, p), control-predecessors={p}
+}
+)";
+
+TEST_CASE("users: every user list equals a brute-force recount") {
+  Parsed parsed = Parse(kTwoModules);
+  REQUIRE(parsed.modules.size() == 2);
+  CheckUsersMatchRecount(parsed.m(0));
+  CheckUsersMatchRecount(parsed.m(1));
+}
+
+TEST_CASE("users: repeated operands, nested and compact operands count once per user") {
+  Parsed parsed = Parse(kTwoModules);
+  const Module& m = parsed.m(0);
+  const InstrId x = parsed.Id("x");
+  // Text order of x's users; the anonymous add(x, x) nested in `nested`
+  // comes before it.
+  const auto x_users = m.users(x);
+  REQUIRE(x_users.size() == 6);
+  CHECK(Names(m, x_users.subspan(0, 2)) == StringList{"t", "twice"});
+  CHECK(m.opcode(x_users[2]) == Opcode::kAdd);
+  CHECK((m.instr(x_users[2]).flags & Instruction::kAnonymous) != 0);
+  CHECK(Names(m, x_users.subspan(3)) == StringList{"nested", "after", "many"});
+  CHECK(Names(m, m.users(parsed.Id("twice"))) == StringList{"many"});
+  // t#0 twice in one instruction makes one compact get-tuple-element, used
+  // once by gte_pair; t's users are the compact GTEs and the call.
+  const auto t_users = m.users(parsed.Id("t"));
+  REQUIRE(t_users.size() == 3);
+  for (InstrId gte : t_users.first(2)) {
+    CHECK(m.opcode(gte) == Opcode::kGetTupleElement);
+  }
+  CHECK(Names(m, t_users.subspan(2)) == StringList{"c"});
+}
+
+TEST_CASE("users: the other lists of an instruction survive the layout") {
+  Parsed parsed = Parse(kTwoModules);
+  const Module& m = parsed.m(0);
+  const InstrId after = parsed.Id("after");
+  CHECK(Names(m, m.operands(after)) == StringList{"x"});
+  CHECK(Names(m, m.control_predecessors(after)) == StringList{"twice", "c"});
+  CHECK(CompNames(m, m.called(parsed.Id("c"))) == StringList{"helper"});
+  CHECK(CompNames(m, m.called(parsed.Id("r"))) == StringList{"add_f32"});
+  // Control predecessors are not users.
+  CHECK(Names(m, m.users(parsed.Id("c"))) == StringList{});
+  const Module& second = parsed.m(1);
+  const InstrId p = parsed.Id("p", 1);
+  CHECK(Names(second, second.users(p)) == StringList{"q", "s"});
+  CHECK(Names(second, second.control_predecessors(parsed.Id("s", 1))) == StringList{"p"});
+}
+
+}  // namespace
+}  // namespace hlolint
