@@ -23,9 +23,8 @@ size_t Module::MemoryBytes() const {
   bytes += ids_.capacity() * sizeof(InstrId);
   bytes += order_.capacity() * sizeof(InstrId);
   bytes += opcodes_.capacity() * sizeof(Opcode);
-  bytes += shape_ptrs_.capacity() * sizeof(const Shape*);
   bytes += attributes_.capacity() * sizeof(Attribute);
-  bytes += shapes_.size() * (sizeof(Shape) + 64);
+  bytes += shapes_.size() * (sizeof(Shape) + sizeof(const Shape*) + 64);
   bytes += list_capacity_ * sizeof(uint32_t);
   return bytes;
 }
@@ -82,10 +81,6 @@ void Module::Builder::BuildUsers() {
     }
   }
   m.ids_ = std::move(pool);
-  // Shapes are never moved (a deque), so the pointers stay valid; ids the
-  // table hands out later fall back to the table.
-  m.shape_ptrs_.resize(m.shapes_.size());
-  for (ShapeId s = 0; s < m.shape_ptrs_.size(); ++s) m.shape_ptrs_[s] = &m.shapes_.Get(s);
 }
 
 }  // namespace hlolint

@@ -215,12 +215,7 @@ class Module {
   // module of millions of names has thousands of equal hashes, and reading
   // those names mapped tens of MB of text back in at random.)
   uint64_t name_hash(InstrId id) const { return name_hashes_[id]; }
-  const Shape& shape(InstrId id) const {
-    const ShapeId s = instructions_[id].shape;
-    // Through the pointer array once the module is built: the table's
-    // deque costs index arithmetic on every one of the rules' many calls.
-    return s < shape_ptrs_.size() ? *shape_ptrs_[s] : shapes_.Get(s);
-  }
+  const Shape& shape(InstrId id) const { return shapes_.Get(instructions_[id].shape); }
   // False when the shape was omitted and could not be inferred.
   bool has_known_shape(InstrId id) const {
     return shape(id).element_type != PrimitiveType::kInvalid;
@@ -283,7 +278,6 @@ class Module {
   std::vector<Instruction> instructions_;
   std::vector<uint64_t> name_hashes_;  // by instruction id
   std::vector<Opcode> opcodes_;  // instructions_[id].opcode, filled by BuildUsers
-  std::vector<const Shape*> shape_ptrs_;  // &shapes_.Get(id), filled by BuildUsers
   // Per instruction, in id order: operands, control predecessors, called
   // computations (CompIds), users.
   std::vector<uint32_t> ids_;
@@ -337,8 +331,8 @@ struct Module::Builder {
     for (InstrId op : operands) instrs[op].user_count &= ~kCounted;
   }
   // Lays out every instruction's user list (counted by CountUses) after its
-  // other lists and fills it, and fills the dense opcode array and the shape
-  // pointers; the last step of building. Until then users() is empty.
+  // other lists and fills it, and fills the dense opcode array; the last
+  // step of building. Until then users() is empty.
   void BuildUsers();
   uint64_t counted_users = 0;  // sum of every instruction's user_count
 };

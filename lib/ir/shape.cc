@@ -394,6 +394,7 @@ ShapeId ShapeTable::Intern(const Shape& shape) {
   ShapeId id = static_cast<ShapeId>(shapes_.size());
   shapes_.push_back(shape);
   shapes_.back().id = id;
+  by_id_.push_back(&shapes_.back());
   index_.insert(id);
   return id;
 }

@@ -134,7 +134,9 @@ class ShapeTable {
 
   // Returns the id of a shape equal to `shape`, adding a copy if new.
   ShapeId Intern(const Shape& shape);
-  const Shape& Get(ShapeId id) const { return shapes_[id]; }
+  // Through a pointer per id: indexing the deque costs several times more,
+  // and the parser and rules ask for shapes several times per instruction.
+  const Shape& Get(ShapeId id) const { return *by_id_[id]; }
   size_t size() const { return shapes_.size(); }
 
   // Convenience builders (used by shape inference and tests).
@@ -156,7 +158,8 @@ class ShapeTable {
     bool operator()(const Shape& a, ShapeId b) const { return (*this)(b, a); }
   };
 
-  std::deque<Shape> shapes_;
+  std::deque<Shape> shapes_;  // never moves a shape: by_id_ and tuple elements point in
+  std::vector<const Shape*> by_id_;
   absl::flat_hash_set<ShapeId, Hash, Eq> index_;
 };
 

@@ -197,7 +197,6 @@ ParsedModule ModuleParser::ParseNextModule() {
   module_ = std::make_unique<Module>(file_);
   builder_ = std::make_unique<Module::Builder>(Module::Builder{*module_});
   shapes_ = &builder_->shapes();
-  shape_ptrs_.clear();
   error_.reset();
   error_note_.reset();
   depth_ = 0;

@@ -39,13 +39,6 @@ ValueParser::ValueParser(const SourceFile& file, uint32_t start, ShapeTable* sha
                          const ParseLimits& limits)
     : file_(file), lexer_(file.data(), file.size(), start), shapes_(shapes), limits_(limits) {}
 
-const Shape& ValueParser::CacheShapePointers(ShapeId id) const {
-  for (size_t i = shape_ptrs_.size(); i < shapes_->size(); ++i) {
-    shape_ptrs_.push_back(&shapes_->Get(static_cast<ShapeId>(i)));
-  }
-  return shapes_->Get(id);
-}
-
 bool ValueParser::ValidateEmbeddedModule(uint32_t, std::string_view) { return true; }
 
 // ---------------------------------------------------------------------------

@@ -79,13 +79,7 @@ class ValueParser {
   bool ParseShape(ShapeId* out);
   bool ParseShapeList(std::vector<ShapeId>* out);
   bool ParseLayout(Layout* out);
-  // Through a pointer per id: the table's deque indexing costs several
-  // times more, and the parser asks for a shape several times per instruction.
-  const Shape& shape(ShapeId id) const {
-    if (id < shape_ptrs_.size()) [[likely]] return *shape_ptrs_[id];
-    return CacheShapePointers(id);
-  }
-  const Shape& CacheShapePointers(ShapeId id) const;
+  const Shape& shape(ShapeId id) const { return shapes_->Get(id); }
 
   // --- attribute values ---
   bool ParseWindow(Window* out);
@@ -151,8 +145,6 @@ class ValueParser {
   const char* file_end() const { return file_.data() + file_.size(); }
   Lexer lexer_;
   ShapeTable* shapes_;
-  // &shapes_->Get(id) by id; cleared when shapes_ changes.
-  mutable std::vector<const Shape*> shape_ptrs_;
   ParseLimits limits_;
   std::optional<ParseError> error_;
   int depth_ = 0;
