@@ -177,26 +177,35 @@ void ModuleParser::NoteComputation(AttrName name, CompId c, InstrScratch& s) {
 
 bool ModuleParser::TryFastAttributeValue(AttrName name, AttrType type, InstrScratch& s) {
   const char* const base = file_.data();
-  const char* const p = base + lexer_.position();
+  const char* const end = FastAttributeValueEnd(name, type, base + lexer_.position(), s);
+  if (end == nullptr) return false;
+  lexer_.Reset(static_cast<uint32_t>(end - base));
+  Lex();
+  return true;
+}
+
+const char* ModuleParser::FastAttributeValueEnd(AttrName name, AttrType type, const char* p,
+                                                InstrScratch& s) {
+  const char* const base = file_.data();
   const char* end = nullptr;
   switch (type) {
     case AttrType::kComputation: {
       // `%name` is a kName token whatever follows; ParseComputationRef
       // nests one level.
       if (p[0] != '%' || !IsIdentStartByte(p[1]) || depth_ + 1 > limits_.max_nesting_depth) {
-        return false;
+        return nullptr;
       }
       end = SkipIdentChars(p + 2, file_end());
       const CompId found =
           computation_names_.Find(std::string_view(p + 1, static_cast<size_t>(end - p - 1)));
-      if (found == NameTable::kNotFound) return false;
+      if (found == NameTable::kNotFound) return nullptr;
       NoteComputation(name, found, s);
       break;
     }
     case AttrType::kFusionKind: {
       std::string_view word;
       end = ScanWord(p, &word);
-      if (end == nullptr) return false;
+      if (end == nullptr) return nullptr;
       if (word == "kLoop") {
         s.fusion_kind = FusionKind::kLoop;
       } else if (word == "kInput") {
@@ -206,51 +215,62 @@ bool ModuleParser::TryFastAttributeValue(AttrName name, AttrType type, InstrScra
       } else if (word == "kCustom") {
         s.fusion_kind = FusionKind::kCustom;
       } else {
-        return false;
+        return nullptr;
       }
       break;
     }
     case AttrType::kBool: {
       std::string_view word;
       end = ScanWord(p, &word);
-      if (end == nullptr || (word != "true" && word != "false")) return false;
+      if (end == nullptr || (word != "true" && word != "false")) return nullptr;
       NoteBool(name, word == "true", s);
       break;
     }
     case AttrType::kInt64: {
       int64_t value;
       end = ScanSmallInt(p, &value);
-      if (end == nullptr) return false;
+      if (end == nullptr) return nullptr;
       NoteInt64(name, value, s);
       break;
     }
     case AttrType::kIntList: {
       end = ScanIntList(p, &s.ints);
-      if (end == nullptr) return false;  // s.ints is scratch the grammar clears
+      if (end == nullptr) return nullptr;  // s.ints is scratch the grammar clears
       NoteIntList(name, static_cast<uint32_t>(p - base), s);
       break;
     }
     case AttrType::kString: {
       std::string_view raw;
       end = ScanPlainString(p, file_end(), &raw);
-      if (end == nullptr) return false;
+      if (end == nullptr) return nullptr;
       NoteString(name, raw, s);
+      break;
+    }
+    case AttrType::kStringOrJson: {
+      // A string or a JSON dict right after '=': one token each, cut by a
+      // lexer of our own exactly as the grammar's lexer cuts it.
+      if (*p != '"' && *p != '{') return nullptr;
+      Lexer lexer(base, static_cast<uint32_t>(file_.size()), static_cast<uint32_t>(p - base));
+      const TokKind first = lexer.Lex();
+      if (first == TokKind::kLbrace ? lexer.LexJsonDict() != TokKind::kString
+                                    : first != TokKind::kString) {
+        return nullptr;
+      }
+      end = base + lexer.position();
       break;
     }
     case AttrType::kSliceRanges:
       end = ScanSliceRanges(p);
-      if (end == nullptr) return false;
+      if (end == nullptr) return nullptr;
       break;
     case AttrType::kInstructionAliasing:
       end = ScanOutputOperandAliasing(p, &shape_index_scratch_);
-      if (end == nullptr) return false;
+      if (end == nullptr) return nullptr;
       break;
     default:
-      return false;
+      return nullptr;
   }
-  lexer_.Reset(static_cast<uint32_t>(end - base));
-  Lex();
-  return true;
+  return end;
 }
 
 bool ModuleParser::TrySmallScalarConstant(ShapeId shape_id) {

@@ -1296,6 +1296,8 @@ bool ModuleParser::ParseAttributes(const AttrSet& set, bool allow_attributes, In
     while (kind() == TokKind::kComma) {
       AttrName known = AttrName::kUnknown;
       if (limits_.fast_paths) {
+        TakePlainAttributes(set, seen, s);
+        if (kind() != TokKind::kComma) break;
         known = TakeCommonAttributeName();
         if (known == AttrName::kUnknown && !lexer_.LexAttributeNameAfterComma()) Lex();
       } else {
@@ -1349,6 +1351,17 @@ const CommonAttrNames kCommonAttrNames = [] {
   return table;
 }();
 
+// One of the common names at p (a lowercase letter), followed by '='.
+const CommonAttrName* CommonAttrNameAt(const char* p, const char* text_end) {
+  const size_t room = static_cast<size_t>(text_end - p);
+  for (const CommonAttrName& c : kCommonAttrNames[static_cast<size_t>(*p - 'a')]) {
+    if (c.text == nullptr) break;
+    // The whole identifier: the name, then '=' (never an identifier byte).
+    if (c.size < room && p[c.size] == '=' && BytesEqual(p, c.text, c.size)) return &c;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 AttrName ModuleParser::TakeCommonAttributeName() {
@@ -1356,16 +1369,49 @@ AttrName ModuleParser::TakeCommonAttributeName() {
   const uint32_t begin = lexer_.position() + 1;
   const char* p = file_.data() + begin;
   if (p[-1] != ' ' || *p < 'a' || *p > 'z') return AttrName::kUnknown;
-  const size_t room = static_cast<size_t>(file_end() - p);
-  for (const CommonAttrName& c : kCommonAttrNames[static_cast<size_t>(*p - 'a')]) {
-    if (c.text == nullptr) break;
-    // The whole identifier: the name, then '=' (never an identifier byte).
-    if (c.size < room && p[c.size] == '=' && BytesEqual(p, c.text, c.size)) {
-      lexer_.TakeAttributeName(begin, c.size);
-      return c.name;
-    }
+  const CommonAttrName* c = CommonAttrNameAt(p, file_end());
+  if (c == nullptr) return AttrName::kUnknown;
+  lexer_.TakeAttributeName(begin, c->size);
+  return c->name;
+}
+
+void ModuleParser::TakePlainAttributes(const AttrSet& set, std::bitset<kAttrNameCount>& seen,
+                                       InstrScratch& s) {
+  if (kind() != TokKind::kComma) return;
+  const char* const base = file_.data();
+  const char* p = base + lexer_.position();  // after the ','
+  const char* taken_end = nullptr;
+  // ` name=` exactly as TakeCommonAttributeName takes it; anything else,
+  // and every error, is left to ParseAttribute.
+  while (p[0] == ' ' && p[1] >= 'a' && p[1] <= 'z') {
+    const char* const name_begin = p + 1;
+    const CommonAttrName* c = CommonAttrNameAt(name_begin, file_end());
+    if (c == nullptr) break;
+    const AttrName name = c->name;
+    const AttrType type = set.type(name);
+    if (type == AttrType::kNotAllowed || seen[static_cast<size_t>(name)]) break;
+    const char* const value = name_begin + c->size + 1;
+    // Metadata as SkipPlainMetadata reads it after the '{' token.
+    const char* const end = type == AttrType::kMetadata
+                                ? (*value == '{' ? PlainMetadataEnd(value + 1) : nullptr)
+                                : FastAttributeValueEnd(name, type, value, s);
+    if (end == nullptr) break;
+    seen.set(static_cast<size_t>(name));
+    Attribute attribute;
+    attribute.name = name;
+    attribute.name_offset = static_cast<uint32_t>(name_begin - base);
+    attribute.value_offset = static_cast<uint32_t>(value - base);
+    if (HasValueKey(name)) KeyValueText(attribute, static_cast<uint32_t>(end - base));
+    s.attributes.push_back(attribute);
+    taken_end = end;
+    if (*end != ',') break;
+    p = end + 1;
   }
-  return AttrName::kUnknown;
+  if (taken_end == nullptr) return;
+  // The token after the last value (a ',' before one not taken), as the
+  // grammar's Lex after that value makes it.
+  lexer_.Reset(static_cast<uint32_t>(taken_end - base));
+  Lex();
 }
 
 bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount>& seen,
@@ -1412,7 +1458,10 @@ bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount
 
 void ModuleParser::KeyValueText(Attribute& attribute) {
   // The value's tokens, comments between them included.
-  const uint32_t end = lexer_.previous_end();
+  KeyValueText(attribute, lexer_.previous_end());
+}
+
+void ModuleParser::KeyValueText(Attribute& attribute, uint32_t end) {
   if (end <= attribute.value_offset) return;
   const std::string_view text = module_->text(attribute.value_offset, end - attribute.value_offset);
   if (value_key_count_ == Attribute::kMaxValueKey) return;  // unkeyed: rules read the text

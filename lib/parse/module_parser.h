@@ -224,8 +224,22 @@ class ModuleParser : public ValueParser {
   // without escapes, ...), read byte-wise with the result the grammar would
   // give; false, having changed nothing, otherwise (fast_values.cc).
   bool TryFastAttributeValue(AttrName name, AttrType type, InstrScratch& scratch);
-  // Sets attribute.value_key from the value just read (HasValueKey holds).
+  // The same reading of the value at `p`, leaving the lexer alone: where
+  // the value ends, or null having changed nothing.
+  const char* FastAttributeValueEnd(AttrName name, AttrType type, const char* p,
+                                    InstrScratch& scratch);
+  // After a ',' token: the attributes that follow as dumps print them
+  // (` name=value` with a common name, allowed and not yet seen, and a value
+  // FastAttributeValueEnd or PlainMetadataEnd reads), taken byte-wise one
+  // after another without lexing between them. Stops before the first that
+  // does not fit; the lexer then stands where the grammar would have left it
+  // after the last one taken (unchanged when none was).
+  void TakePlainAttributes(const AttrSet& set, std::bitset<kAttrNameCount>& seen,
+                           InstrScratch& scratch);
+  // Sets attribute.value_key from the value text ending at `end` (default:
+  // the value just read; HasValueKey holds).
   void KeyValueText(Attribute& attribute);
+  void KeyValueText(Attribute& attribute, uint32_t end);
   // At the '(' of a scalar constant: `(N)` with up to four digits, for the
   // integer and float types they always fit, read byte-wise up to and
   // including the ')'; false, having changed nothing, otherwise.

@@ -975,8 +975,15 @@ int MetadataKeyIndex(std::string_view name) {
 bool ValueParser::SkipPlainMetadata() {
   if (!limits_.fast_paths || kind() != TokKind::kLbrace) return false;
   const char* const base = file_.data();
-  const char* const end = base + file_.size();
-  const char* p = base + lexer_.position();
+  const char* const end = PlainMetadataEnd(base + lexer_.position());
+  if (end == nullptr) return false;
+  lexer_.Reset(static_cast<uint32_t>(end - base));
+  Lex();
+  return true;
+}
+
+const char* ValueParser::PlainMetadataEnd(const char* p) const {
+  const char* const end = file_.data() + file_.size();
   uint32_t seen = 0;
   while (*p != '}') {
     size_t key_size;
@@ -986,32 +993,30 @@ bool ValueParser::SkipPlainMetadata() {
     } else {
       const char* name = p;
       while ((*p >= 'a' && *p <= 'z') || *p == '_') ++p;
-      if (*p != '=') return false;
+      if (*p != '=') return nullptr;
       which = MetadataKeyIndex(std::string_view(name, static_cast<size_t>(p - name)));
       ++p;
     }
-    if (which < 0 || which == kMetadataProfileType || (seen & (1u << which)) != 0) return false;
+    if (which < 0 || which == kMetadataProfileType || (seen & (1u << which)) != 0) return nullptr;
     seen |= 1u << which;
     if (kMetadataStringKeys & (1u << which)) {
-      if (*p != '"') return false;
+      if (*p != '"') return nullptr;
       p = FindFirstOf(p + 1, end, '"', '\\', '\0', '\0');
-      if (*p != '"') return false;  // escapes, NUL, end of text
+      if (*p != '"') return nullptr;  // escapes, NUL, end of text
       ++p;
     } else {
       // Up to 9 digits always fit the int32 XLA keeps.
       const char* digits = p;
       while (*p >= '0' && *p <= '9') ++p;
-      if (p == digits || p - digits > 9) return false;
+      if (p == digits || p - digits > 9) return nullptr;
     }
     if (*p == ' ') {
       ++p;
     } else if (*p != '}') {
-      return false;
+      return nullptr;
     }
   }
-  lexer_.Reset(static_cast<uint32_t>(p + 1 - base));
-  Lex();
-  return true;
+  return p + 1;
 }
 
 bool ValueParser::ParseMetadata(OpMetadata* out) {

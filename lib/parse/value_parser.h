@@ -162,6 +162,9 @@ class ValueParser {
   // Validates `{key="text" key=123 ...}` byte-wise when it takes the plain
   // form dumps print; false, having consumed nothing, otherwise.
   bool SkipPlainMetadata();
+  // The same byte-wise reading from `p`, right after the '{': where the
+  // metadata ends (after the '}'), or null.
+  const char* PlainMetadataEnd(const char* p) const;
 
  private:
   bool ParseShapeImpl(ShapeId* out);

@@ -302,6 +302,11 @@ ENTRY %e (p: f32[2], q: f32[2,3]) -> f32[2] {
         "{{0}: (-1, {})}", "{{0}: (7, {})}", "{{0,1,2}: (0, {3,4})}", "{{0}: (0, {}), {0}: (1, {})}",
         "{}", "{ }", "{{0}: (0, {})", "{{0} (0, {})}", "{{0}: (0 {})}", "{{0,}: (0, {})}",
         "{{0}: (0, {}),{1}: (1, {})}", "{{0}: (0, {}),  {1}: (1, {})}"}},
+      {"  %f = f32[2]{0} fusion(f32[2]{0} %p), kind=kLoop, calls=%fc, backend_config=$\n",
+       {"{\"a\":1}", "{}", "{\"a\":\"}\"}", "{\"a\":\"\\\"}\"}", "{\"a\":{\"b\":[1]}}", "{\"a\":1",
+        "{\"a\":\"x", "{\"a\":1}}", "{\"a\":1}x", "{\n}", " {}", "\"str\"", "\"s\\q\"", "\"s\\n\"",
+        "'s'", "\"s", "\"\"", "{\"a\":1}, backend_config={}", "{\"a\":\"\\q\"}", "{\"a\":1}/*c*/",
+        "x", "1", "{\"a\":\"\n\"}", "{\"a\\\n\":1}"}},
       {"  %sl = f32[1]{0} slice(f32[2]{0} %p), slice=$\n",
        {"{[0:1]}", "{[0:1:1]}", "{[1:2]}", "{[0:1], [0:1]}", "{[0:1],[0:1]}", "{[0:1],   [0:1]}",
         "{[0]}", "{[0:1:1:1]}", "{[]}", "{}", "{[-1:1]}", "{[0:1],}", "{[0:1] }", "{[ 0:1]}",
@@ -315,6 +320,80 @@ ENTRY %e (p: f32[2], q: f32[2,3]) -> f32[2] {
       CheckText(head + line + tail);
     }
   }
+}
+
+TEST_CASE("fast paths: runs of attributes read byte-wise or handed back", "[parser][fast]") {
+  // TakePlainAttributes reads `, name=value` after `, name=value` without the
+  // lexer and stops before the first that does not fit: every position in a
+  // run, duplicates, names the opcode does not allow, uncommon names, odd
+  // blanks and what follows the last value.
+  const std::string head = R"(HloModule m
+%add (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %s = f32[] add(%x, %y)
+}
+%fc (a: f32[2]) -> f32[2] {
+  ROOT %a = f32[2]{0} parameter(0)
+}
+ENTRY %e (p: f32[2], q: f32[2,3]) -> f32[2] {
+  %p = f32[2]{0} parameter(0)
+  %q = f32[2,3]{1,0} parameter(1)
+  %z = f32[] constant(0)
+)";
+  const std::string tail = "  ROOT %out = f32[2]{0} copy(%p)\n}\n";
+  const std::string md = R"(metadata={op_type="add" op_name="a/b" source_file="x.py" source_line=3})";
+  const std::vector<std::string> lines = {
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add, " + md,
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), " + md + ", dimensions={0}, to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, " + md + ", to_apply=%add",
+      // Duplicates: of a value read byte-wise, of metadata, after a gap.
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, dimensions={0}, to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add, " + md + ", " + md,
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), to_apply=%add, dimensions={0}, to_apply=%add",
+      // Not allowed here (a common name), unknown, uncommon but allowed.
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add, index=1",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, kind=kLoop, to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, bogus=1, to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add, "
+      "sharding={replicated}, " + md,
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add, "
+      "frontend_attributes={a=\"b\"}, " + md,
+      // Missing: a required attribute, a value, a ',' between attributes.
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, " + md,
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=, " + md,
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0} to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0},to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0},  to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0} , to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add,",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add, ",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add,, " + md,
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add /*c*/, " + md,
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add\n  , " + md,
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add x",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), dimensions={0}, to_apply=%add %x = f32[] "
+      "constant(1)",
+      // Metadata the byte-wise reader hands back, then more attributes.
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), metadata={op_name=\"a\\\"b\"}, dimensions={0}, "
+      "to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), metadata= {}, dimensions={0}, to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), metadata={}, dimensions={0}, to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), metadata={op_type=\"a\" op_type=\"b\"}, "
+      "dimensions={0}, to_apply=%add",
+      "  %r = f32[] reduce(f32[2]{0} %p, f32[] %z), metadata={op_type=\"a\"}x, dimensions={0}, "
+      "to_apply=%add",
+      // Several keyed values (dimensions, slice) with equal and different texts.
+      "  %b = f32[2,3]{1,0} broadcast(f32[2]{0} %p), dimensions={0}, " + md,
+      "  %b = f32[2,3]{1,0} broadcast(f32[2]{0} %p), dimensions={0}\n"
+      "  %b2 = f32[2,3]{1,0} broadcast(f32[2]{0} %p), dimensions={0}, " + md + "\n"
+      "  %sl = f32[1]{0} slice(f32[2]{0} %p), slice={[0:1]}, " + md,
+      "  %f = f32[2]{0} fusion(f32[2]{0} %p), kind=kLoop, calls=%fc, " + md,
+      "  %f = f32[2]{0} fusion(f32[2]{0} %p), kind=kLoop, calls=%fc, backend_config={\"a\":1}, " + md,
+      "  %f = f32[2]{0} fusion(f32[2]{0} %p), kind=kLoop, kind=kLoop, calls=%fc",
+      "  %f = f32[2]{0} fusion(f32[2]{0} %p), calls=%fc",
+  };
+  for (const std::string& line : lines) CheckText(head + line + "\n" + tail);
 }
 
 TEST_CASE("fast paths: small scalar constants read byte-wise or handed back", "[parser][fast]") {
