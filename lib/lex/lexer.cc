@@ -289,6 +289,13 @@ bool Lexer::SkipLineComment() {
 }
 
 TokKind Lexer::LexToken(uint64_t skip_mask) {
+  // The next instruction's name as dumps print it, `\n  %name`: the blanks
+  // and the '%' the loop below would step over one by one.
+  if (cur_[0] == '\n' && cur_[1] == ' ' && cur_[2] == ' ' && cur_[3] == '%') {
+    cur_ += 4;
+    tok_.begin = static_cast<uint32_t>(cur_ - 1 - buf_);
+    return LexPercent();
+  }
   while (true) {
     tok_.begin = static_cast<uint32_t>(cur_ - buf_);
     const char c = *cur_;
