@@ -259,7 +259,8 @@ void ModuleParser::ReleaseScratch() {
   for (auto& order : scope_order_) release(order);
   for (auto& params : parameter_scopes_) release(params);
   for (auto& numbers : parameter_numbers_) {
-    if (numbers.capacity() > kKept) std::decay_t<decltype(numbers)>().swap(numbers);
+    release(numbers.by_number);
+    if (numbers.large.capacity() > kKept) decltype(numbers.large)().swap(numbers.large);
   }
   for (auto& cache : gte_cache_) {
     if (cache.capacity() > kKept) std::decay_t<decltype(cache)>().swap(cache);
@@ -1101,9 +1102,8 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
       if (!ParseToken(TokKind::kRparen, "expects ')' after parameter number")) return false;
     }
     instr.number = number;
-    auto& numbers = parameter_numbers_[scope_depth_ - 1];
-    if (auto it = numbers.find(number); it != numbers.end()) {
-      error_note_ = ParseError{builder_->instructions()[it->second].name_offset,
+    if (const InstrId other = parameter_numbers_[scope_depth_ - 1].Find(number); other != kNoId) {
+      error_note_ = ParseError{builder_->instructions()[other].name_offset,
                                "the other parameter with this number"};
       return Error(number_offset, StrCat("Duplicate parameter number ", number));
     }
@@ -1210,7 +1210,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   *out = id;
   if (opcode == Opcode::kParameter) {
     parameter_scopes_[scope_depth_ - 1].emplace_back(instr.number, id);
-    parameter_numbers_[scope_depth_ - 1].emplace(instr.number, id);
+    parameter_numbers_[scope_depth_ - 1].Add(instr.number, id);
   }
   if (IsAsyncOpcode(opcode)) {
     // Remember the chain's start so update/done checks need no walk.

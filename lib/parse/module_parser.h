@@ -289,7 +289,38 @@ class ModuleParser : public ValueParser {
   std::vector<NameTable> scopes_;
   std::vector<std::vector<InstrId>> scope_order_;
   std::vector<std::vector<std::pair<int64_t, InstrId>>> parameter_scopes_;
-  std::vector<absl::flat_hash_map<int64_t, InstrId>> parameter_numbers_;
+  // The parameter numbers a scope has seen: by number while they stay
+  // small (the usual 0..n-1, the array grows by at most kSlack per
+  // parameter), others in a map.
+  struct ParameterNumbers {
+    static constexpr int64_t kSlack = 64;
+    std::vector<InstrId> by_number;  // kNoId: not seen
+    absl::flat_hash_map<int64_t, InstrId> large;
+    InstrId Find(int64_t number) const {
+      if (static_cast<uint64_t>(number) < by_number.size() &&
+          by_number[static_cast<size_t>(number)] != kNoId) {
+        return by_number[static_cast<size_t>(number)];
+      }
+      if (large.empty()) return kNoId;
+      const auto it = large.find(number);
+      return it == large.end() ? kNoId : it->second;
+    }
+    void Add(int64_t number, InstrId id) {  // number >= 0, not seen
+      if (number >= static_cast<int64_t>(by_number.size()) + kSlack) {
+        large.emplace(number, id);
+        return;
+      }
+      if (static_cast<size_t>(number) >= by_number.size()) {
+        by_number.resize(static_cast<size_t>(number) + 1, kNoId);
+      }
+      by_number[static_cast<size_t>(number)] = id;
+    }
+    void clear() {
+      by_number.clear();
+      large.clear();
+    }
+  };
+  std::vector<ParameterNumbers> parameter_numbers_;
   // The async-start of every async instruction's chain.
   absl::flat_hash_map<InstrId, InstrId> async_start_of_;
   std::vector<absl::flat_hash_map<uint64_t, InstrId>> gte_cache_;

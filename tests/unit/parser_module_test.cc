@@ -531,6 +531,45 @@ ENTRY e {
 })");
 }
 
+TEST_CASE("computation: duplicate parameter numbers are found small or large, in any order") {
+  // The parser keeps small numbers by index and far-off ones in a map; a
+  // duplicate must be found whichever holds the first, even after the
+  // index has grown past a number the map holds.
+  auto module = [](const std::vector<int64_t>& numbers) {
+    std::string text = "HloModule m\nENTRY e {\n";
+    for (size_t i = 0; i < numbers.size(); ++i) {
+      text += "  p" + std::to_string(i) + " = f32[] parameter(" + std::to_string(numbers[i]) + ")\n";
+    }
+    return text + "}\n";
+  };
+  auto check_duplicate = [&](const std::vector<int64_t>& numbers, size_t first) {
+    INFO("numbers ending " << numbers.back());
+    const Failure dup = ParseFailure(module(numbers));
+    const std::string n = std::to_string(numbers.back());
+    CHECK(dup.message == "Duplicate parameter number " + n);
+    const size_t name_size = 1 + std::to_string(numbers.size() - 1).size();  // `pN`
+    CHECK(dup.at == std::to_string(numbers.size() + 2) + ":" + std::to_string(name_size + 22));
+    CHECK(dup.note_at == std::to_string(first + 3) + ":3");
+  };
+  std::vector<int64_t> numbers = {100};
+  for (int64_t i = 0; i < 100; ++i) numbers.push_back(i);
+  numbers.push_back(100);
+  check_duplicate(numbers, 0);
+  check_duplicate({70, 0, 70}, 0);
+  check_duplicate({0, 70, 1, 70}, 1);
+  check_duplicate({5000000000, 1, 5000000000}, 0);
+  numbers.clear();
+  for (int64_t i = 0; i < 130; ++i) numbers.push_back(i);
+  numbers.push_back(65);
+  check_duplicate(numbers, 65);
+  check_duplicate({3, 2, 1, 0, 2}, 1);
+  // Dense in any order parses; one past a gap names the gap.
+  numbers.clear();
+  for (int64_t i = 199; i >= 0; --i) numbers.push_back(i);
+  Parse(module(numbers));
+  CHECK_PARSE_ERROR(module({0, 1, 90}), "5:3", "invalid parameter number. Expected [0, 3), got 90");
+}
+
 TEST_CASE("module: entry layouts are checked when there is no entry_computation_layout") {
   // XLA copies the entry's layouts and CHECK-fails on an invalid one.
   CHECK_PARSE_ERROR("HloModule m\nENTRY e {\n  ROOT p = f32[2,3]{0,0} parameter(0)\n}", "3:8",
