@@ -209,12 +209,6 @@ const char* MatchFloat(const char* p) {
 Lexer::Lexer(const char* buffer, uint32_t size, uint32_t start)
     : buf_(buffer), end_(buffer + size), cur_(buffer + start) {}
 
-void Lexer::Reset(uint32_t position) {
-  cur_ = buf_ + position;
-  tok_ = Token();
-  tok_.begin = tok_.end = position;
-}
-
 bool Lexer::LexAttributeNameAfterComma() {
   if (tok_.kind != TokKind::kComma) return false;
   const char* p = cur_;

@@ -96,7 +96,11 @@ class Lexer {
   std::string_view TokenText() const { return {buf_ + tok_.begin, tok_.end - tok_.begin}; }
 
   // Repositions the lexer (used to recover after errors and to re-lex spans).
-  void Reset(uint32_t position);
+  void Reset(uint32_t position) {
+    cur_ = buf_ + position;
+    tok_ = Token();
+    tok_.begin = tok_.end = position;
+  }
 
   // Decimal value of a kDecimal / kInt / kw_inf / kNegInf token.
   double DecimalValue() const;
