@@ -219,6 +219,17 @@ const char* ModuleParser::FastAttributeValueEnd(AttrName name, AttrType type, co
       }
       break;
     }
+    case AttrType::kComparisonDirection: {
+      // ParseEnum's words; none is a type, keyword or dim labels.
+      std::string_view word;
+      end = ScanWord(p, &word);
+      if (end == nullptr || word.size() != 2) return nullptr;
+      if (word != "EQ" && word != "NE" && word != "GE" && word != "GT" && word != "LE" &&
+          word != "LT") {
+        return nullptr;
+      }
+      break;
+    }
     case AttrType::kBool: {
       std::string_view word;
       end = ScanWord(p, &word);
