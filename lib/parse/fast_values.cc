@@ -270,6 +270,27 @@ const char* ModuleParser::FastAttributeValueEnd(AttrName name, AttrType type, co
       end = base + lexer.position();
       break;
     }
+    case AttrType::kReplicaGroups: {
+      // The last valid text again, as ParseAttributeValue takes it.
+      const std::string_view last = last_replica_groups_;
+      if (last.empty() || static_cast<size_t>(file_end() - p) < last.size() ||
+          std::memcmp(p, last.data(), last.size()) != 0) {
+        return nullptr;
+      }
+      end = p + last.size();
+      break;
+    }
+    case AttrType::kSharding: {
+      // The last valid sharding again, at no greater nesting depth.
+      const std::string& last = last_sharding_;
+      if (last.empty() || depth_ > last_sharding_depth_ ||
+          static_cast<size_t>(file_end() - p) < last.size() ||
+          std::memcmp(p, last.data(), last.size()) != 0) {
+        return nullptr;
+      }
+      end = p + last.size();
+      break;
+    }
     case AttrType::kSliceRanges:
       end = ScanSliceRanges(p);
       if (end == nullptr) return nullptr;

@@ -1610,8 +1610,19 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
       return ParseWindow(&window_scratch_);
     case AttrType::kConvDims:
       return ParseConvolutionDimensionNumbers(&conv_scratch_);
-    case AttrType::kSharding:
-      return ParseSharding();
+    case AttrType::kSharding: {
+      const uint32_t start = lexer_.offset();
+      if (!ParseSharding()) return false;
+      // Dumps repeat a few shardings: FastAttributeValueEnd takes the same
+      // text again without reading it.
+      const uint32_t end = lexer_.previous_end();
+      if (limits_.fast_paths && end > start && end - start <= kRememberedShardingLimit &&
+          file_.data()[end - 1] == '}') {
+        last_sharding_.assign(file_.data() + start, end - start);
+        last_sharding_depth_ = depth_;
+      }
+      return true;
+    }
     case AttrType::kFrontendAttributes:
       return ParseFrontendAttributes();
     case AttrType::kStatistics:

@@ -370,6 +370,11 @@ class ModuleParser : public ValueParser {
   std::vector<int64_t> shape_index_scratch_;  // TryFastAttributeValue's
   ReplicaGroups replica_scratch_;
   std::string_view last_replica_groups_;  // text of the last valid replica_groups
+  // The last valid sharding's text (ending in its '}', so what follows
+  // cannot change how it lexes), and the nesting depth it was read at.
+  static constexpr uint32_t kRememberedShardingLimit = 4096;
+  std::string last_sharding_;
+  int last_sharding_depth_ = 0;
 };
 
 }  // namespace hlolint

@@ -149,6 +149,18 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m",
             "  e = f32[4] all-reduce(d), replica_groups=[2,2]<=[4]T(0), to_apply=add\n"
             "  f = f32[4] all-reduce(e), replica_groups=[2,2]<=[4]<=[4], to_apply=add\n"
             "  ROOT g = f32[4] all-reduce(f), replica_groups=[2,2]<=[4],to_apply=add\n}\n");
+  // A remembered iota text followed by more: a one-dimensional reshape
+  // takes no transpose, so nothing after it belongs to the value.
+  for (const char* after : {"T(0)", "T(1)", " T(0)", "\n  T(0)", "T", "<=[4]"}) {
+    for (const char* rest : {", to_apply=add", "\n"}) {
+      CheckText(std::string("HloModule m, replica_count=4\nadd { x = f32[] parameter(0)\n"
+                            " y = f32[] parameter(1)\n ROOT a = f32[] add(x, y) }\nENTRY e {\n"
+                            "  p = f32[4] parameter(0)\n"
+                            "  d = f32[4] all-reduce(p), replica_groups=[2,2]<=[4], to_apply=add\n"
+                            "  ROOT e = f32[4] all-reduce(d), replica_groups=[2,2]<=[4]") +
+                after + rest + (rest[0] == ',' ? "\n}\n" : ", to_apply=add\n}\n"));
+    }
+  }
   // A layout after blanks belongs to the shape (a cached text of the
   // dimensions alone must not end it there); a body after a signature does not.
   CheckText("HloModule m\nENTRY e (p: f32[2]) -> f32[2] {\n  x = f32[2] parameter(0)\n"
@@ -397,6 +409,39 @@ ENTRY %e (p: f32[2], q: f32[2,3]) -> f32[2] {
       "  %f = f32[2]{0} fusion(f32[2]{0} %p), calls=%fc",
   };
   for (const std::string& line : lines) CheckText(head + line + "\n" + tail);
+}
+
+TEST_CASE("fast paths: repeated shardings and replica groups taken again", "[parser][fast]") {
+  // The last valid text is taken again byte for byte; anything else
+  // (another text, an invalid one, a longer one it begins) is read by the
+  // grammar.
+  const std::vector<std::string> shardings = {
+      "{replicated}", "{maximal device=0}", "{devices=[2]<=[2]}", "{devices=[2]0,1}",
+      "{devices=[2]<=[3]}", "{{replicated}, {maximal device=1}}", "{replicated}}",
+      "{replicated}x", "{replicated} ", "{replicated/*c*/}", "{ replicated}", "{manual}",
+      "{devices=[1,2]<=[2] last_tile_dim_replicate}", "{}", "{replicated",
+      "{replicated metadata={op_name=\"a\"}}", "{replicated}, sharding={replicated}"};
+  for (const std::string& first : shardings) {
+    for (const std::string& second : shardings) {
+      CheckText("HloModule m\nENTRY e {\n  %p = f32[2]{0} parameter(0)\n"
+                "  %a = f32[2]{0} negate(f32[2]{0} %p), sharding=" + first + ", metadata={}\n"
+                "  %b = f32[2]{0} negate(f32[2]{0} %a), sharding=" + second + ", metadata={}\n"
+                "  ROOT %c = f32[2]{0} negate(f32[2]{0} %b), sharding=" + first + "\n}\n");
+    }
+  }
+  const std::vector<std::string> groups = {"{{0,1},{2,3}}", "{{0,1},{2,3}}}", "[2,2]<=[4]",
+                                           "[2,2]<=[2,2]T(1,0)", "[2,2]<=[5]", "{}", "{{0,1}",
+                                           "[2,2]<=[4]x", "{{0,1},{2,3}}, replica_groups={}"};
+  for (const std::string& first : groups) {
+    for (const std::string& second : groups) {
+      CheckText("HloModule m, replica_count=4\nadd { x = f32[] parameter(0)\n"
+                " y = f32[] parameter(1)\n ROOT a = f32[] add(x, y) }\nENTRY e {\n"
+                "  p = f32[4] parameter(0)\n"
+                "  a = f32[4] all-reduce(p), replica_groups=" + first + ", to_apply=add\n"
+                "  b = f32[4] all-reduce(a), replica_groups=" + second + ", to_apply=add\n"
+                "  ROOT c = f32[4] all-reduce(b), to_apply=add, replica_groups=" + first + "\n}\n");
+    }
+  }
 }
 
 TEST_CASE("fast paths: small scalar constants read byte-wise or handed back", "[parser][fast]") {
