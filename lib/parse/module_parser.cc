@@ -1340,7 +1340,8 @@ const CommonAttrNames kCommonAttrNames = [] {
         AttrName::kChannelId, AttrName::kUseGlobalDeviceIds, AttrName::kRhsContractingDims,
         AttrName::kLhsContractingDims, AttrName::kBackendConfig, AttrName::kSharding,
         AttrName::kDirection, AttrName::kCustomCallTarget, AttrName::kRhsBatchDims,
-        AttrName::kLhsBatchDims, AttrName::kIotaDimension, AttrName::kFrontendAttributes}) {
+        AttrName::kLhsBatchDims, AttrName::kIotaDimension, AttrName::kFrontendAttributes,
+        AttrName::kDynamicSliceSizes, AttrName::kIndexVectorDim}) {
     const std::string_view text = AttrNameText(name);
     for (CommonAttrName& slot : table[static_cast<size_t>(text[0] - 'a')]) {
       if (slot.text != nullptr) continue;

@@ -407,6 +407,22 @@ ENTRY %e (p: f32[2], q: f32[2,3]) -> f32[2] {
       "  %f = f32[2]{0} fusion(f32[2]{0} %p), kind=kLoop, calls=%fc, backend_config={\"a\":1}, " + md,
       "  %f = f32[2]{0} fusion(f32[2]{0} %p), kind=kLoop, kind=kLoop, calls=%fc",
       "  %f = f32[2]{0} fusion(f32[2]{0} %p), calls=%fc",
+      "  %i = s32[] constant(0)\n  %ds = f32[1]{0} dynamic-slice(f32[2]{0} %p, s32[] %i), "
+      "dynamic_slice_sizes={1}, " + md,
+      "  %i = s32[] constant(0)\n  %ds = f32[1]{0} dynamic-slice(f32[2]{0} %p, s32[] %i), "
+      "dynamic_slice_sizes={1}, dynamic_slice_sizes={1}",
+      "  %i = s32[] constant(0)\n  %ds = f32[1]{0} dynamic-slice(f32[2]{0} %p, s32[] %i), "
+      "dynamic_slice_sizes={3}, " + md,
+      "  %i = s32[] constant(0)\n  %ds = f32[1]{0} dynamic-slice(f32[2]{0} %p, s32[] %i), "
+      "dynamic_slice_sizes=1",
+      "  %n = f32[2]{0} negate(f32[2]{0} %p), dynamic_slice_sizes={1}",
+      "  %n = f32[2]{0} negate(f32[2]{0} %p), index_vector_dim=1",
+      "  %ix = s32[1,1]{1,0} constant({{0}})\n  %g = f32[1]{0} gather(f32[2]{0} %p, s32[1,1]{1,0} %ix), "
+      "offset_dims={}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, "
+      "slice_sizes={1}, " + md,
+      "  %ix = s32[1,1]{1,0} constant({{0}})\n  %g = f32[1]{0} gather(f32[2]{0} %p, s32[1,1]{1,0} %ix), "
+      "offset_dims={}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, "
+      "index_vector_dim=1, slice_sizes={1}",
   };
   for (const std::string& line : lines) CheckText(head + line + "\n" + tail);
 }
