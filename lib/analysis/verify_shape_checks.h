@@ -76,7 +76,9 @@ class ShapeChecker {
     using Key = std::array<T, N>;
     // `slots`: a power of two.
     explicit ConsistentCache(size_t slots) : mask_(slots - 1) {}
-    bool Contains(const Key& key) const { return !slots_.empty() && slots_[Slot(key)] == key; }
+    bool Contains(const Key& key) const {
+      return !slots_.empty() && Same(slots_[Slot(key)], key, std::make_index_sequence<N>());
+    }
     void Insert(const Key& key) {
       if (slots_.empty()) slots_.assign(mask_ + 1, Key{kEmpty});  // no real key starts so
       slots_[Slot(key)] = key;
@@ -93,6 +95,11 @@ class ShapeChecker {
     template <size_t... I>
     static uint64_t Combine(const Key& key, std::index_sequence<I...>) {
       return ((static_cast<uint64_t>(key[I]) * kOdd[I]) + ...);
+    }
+    // Element by element, unrolled (std::array's == calls memcmp).
+    template <size_t... I>
+    static bool Same(const Key& a, const Key& b, std::index_sequence<I...>) {
+      return ((a[I] == b[I]) && ...);
     }
     size_t Slot(const Key& key) const {
       const uint64_t h = Combine(key, std::make_index_sequence<N>());
