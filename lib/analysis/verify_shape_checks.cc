@@ -146,7 +146,7 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
   return dispatch == Dispatch::kElementwise ? CheckElementwise(id, f) : CheckShapeOps(id, f);
 }
 
-bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
+inline bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
   const Opcode op = m_.opcode(id);
   // reduce-precision also depends on its bit counts; everything else only on
   // the shapes (compare's type= is checked separately, every time).
@@ -290,7 +290,7 @@ uint64_t Mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull + 
 
 }  // namespace
 
-bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
+inline bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
   const Opcode op = m_.opcode(id);
   std::span<const AttrName> attributes;
   if (!IsMemoizable(op, &attributes)) return CheckShapeOpsUncached(id, f);

@@ -45,10 +45,12 @@ class ShapeChecker {
   void set_module_has_original_values(bool has) { original_values_ = has; }
 
  private:
-  bool CheckElementwise(InstrId id, VerifyFinding* f);
+  // The memo lookups (most instructions end there) are inlined into Check:
+  // a call per instruction cost more than the lookup.
+  [[gnu::always_inline]] bool CheckElementwise(InstrId id, VerifyFinding* f);
   bool CheckElementwiseShapes(InstrId id, VerifyFinding* f);
   bool CheckCompareType(InstrId id, VerifyFinding* f);
-  bool CheckShapeOps(InstrId id, VerifyFinding* f);
+  [[gnu::always_inline]] bool CheckShapeOps(InstrId id, VerifyFinding* f);
   bool CheckShapeOpsUncached(InstrId id, VerifyFinding* f);
   bool CheckComputeOps(InstrId id, VerifyFinding* f);
   bool CheckMisc(InstrId id, VerifyFinding* f);
