@@ -37,13 +37,14 @@ class VerifyNamesRule : public Rule {
     const uint64_t id_mask = (uint64_t{1} << id_bits) - 1;
     // Anonymous instructions have no name (their hash is 0): the 56-byte
     // record is looked at only then, not streamed through for every one.
+    // In id order (every instruction is in its computation's list, and the
+    // order of the keys does not matter: groups are sorted below), the
+    // hashes are read front to back.
     auto for_each_key = [&](auto&& fn) {
-      for (CompId c = 0; c < m.computation_count(); ++c) {
-        for (InstrId id : m.instructions(c)) {
-          const uint64_t hash = m.name_hash(id);
-          if (hash == 0 && m.instr(id).has(Instruction::kAnonymous)) continue;
-          fn((hash & ~id_mask) | id);
-        }
+      for (InstrId id = 0; id < n; ++id) {
+        const uint64_t hash = m.name_hash(id);
+        if (hash == 0 && m.instr(id).has(Instruction::kAnonymous)) continue;
+        fn((hash & ~id_mask) | id);
       }
     };
     // Most names are unique. A filter of two bits per slot, over the upper

@@ -1,5 +1,7 @@
 // verify-operand-count: opcodes with a fixed arity have exactly that many
 // operands (ShapeVerifier::Preprocess with HloOpcodeArity, CheckOperandCount).
+#include <array>
+
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
@@ -16,9 +18,13 @@ class VerifyOperandCountRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
-    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    // Asked of every instruction: from a table, with the count read once.
+    std::array<int, kOpcodeCount + 1> arity;
+    for (int o = 0; o <= kOpcodeCount; ++o) arity[o] = OpcodeArity(static_cast<Opcode>(o));
+    const size_t n = m.instruction_count();
+    for (InstrId id = 0; id < n; ++id) {
       const Opcode op = m.opcode(id);
-      const int expected = OpcodeArity(op);
+      const int expected = arity[static_cast<size_t>(op)];
       if (expected < 0) continue;  // variadic: skip before reading the record
       const size_t count = m.operands(id).size();
       if (op == Opcode::kScaledDot && count == 6) continue;  // scaled-dot with offsets

@@ -35,7 +35,8 @@ class VerifyShapeRule : public Rule {
     // Attribute values are read in id (= text) order: the text behind
     // leaves the resident set as the checks move on.
     TextReleaser released(m.source(), m.begin_offset());
-    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    const size_t n = m.instruction_count();
+    for (InstrId id = 0; id < n; ++id) {
       // Without origin= attributes, parameters, constants, fusions, ... have
       // nothing to check: skipped by their (dense) opcode, without a call.
       if (!origins && !has_shape_check[static_cast<size_t>(m.opcode(id))]) continue;

@@ -1,5 +1,7 @@
 #include "analysis/custom_call_aliasing.h"
 
+#include <span>
+
 #include "analysis/call_attributes.h"
 #include "analysis/opcode_index.h"
 #include "parse/attributes.h"
@@ -70,7 +72,9 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
   }
 
   TextReleaser released(m.source(), m.begin_offset());  // attributes are read in text order
-  for (InstrId id : index.Collect({Opcode::kCustomCall, Opcode::kAsyncStart})) {
+  const std::vector<InstrId> calls = index.Collect({Opcode::kCustomCall, Opcode::kAsyncStart});
+  sites_.reserve(calls.size());  // sites move no strings or lists while growing
+  for (InstrId id : calls) {
     const Instruction& in = m.instr(id);
     const bool sugar_start = in.opcode == Opcode::kAsyncStart &&
                              in.has(Instruction::kAsyncSugar) &&
@@ -88,10 +92,10 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
     } else {
       site.result = &shape;
     }
-    for (InstrId operand : m.operands(id)) {
-      site.operand_shapes.push_back(&m.shape(operand));
-      site.operand_producers.push_back(operand);
-    }
+    const std::span<const InstrId> operands = m.operands(id);
+    site.operand_shapes.reserve(operands.size());
+    for (InstrId operand : operands) site.operand_shapes.push_back(&m.shape(operand));
+    site.operand_producers.assign(operands.begin(), operands.end());
     site.kernel_key = site.target;
     if (IsGenericKernelLauncher(site.target)) {
       const std::string_view config =
@@ -111,7 +115,9 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
         FrontendAttribute(m, id, "xla_skip_custom_call_alias_shape_check").has_value();
 
     const size_t index = sites_.size();
-    if (!site.kernel_key.empty()) {
+    // Only kernels with a claim get a table: HasKernelClaims is false for
+    // the others, whose calls then skip the per-leaf search.
+    if (!site.kernel_key.empty() && !site.claims.empty()) {
       auto& table = by_kernel_[site.kernel_key];
       for (const AliasClaim& claim : site.claims) {
         table.try_emplace(ShapeIndexToString(claim.output_index), TargetClaim{index, claim});

@@ -115,8 +115,20 @@ int64_t CollectiveChecker::SubgroupSize(CollectiveGroupMode mode) const {
 
 bool CollectiveChecker::CheckReplicaGroups(InstrId, CollectiveGroupMode mode, bool uniform,
                                            VerifyFinding* f) {
-  constexpr std::string_view kCheck = "CheckReplicaGroups";
   if (!groups_known_) return true;
+  // The list's address is 8-aligned: the low bits hold the mode and `uniform`.
+  static_assert(alignof(std::vector<std::vector<int64_t>>) >= 8);
+  const uintptr_t key = reinterpret_cast<uintptr_t>(groups_) |
+                        (static_cast<uintptr_t>(mode) << 1) | (uniform ? 1 : 0);
+  if (replica_groups_ok_.contains(key)) return true;
+  if (!CheckReplicaGroupsUncached(mode, uniform, f)) return false;
+  replica_groups_ok_.insert(key);
+  return true;
+}
+
+bool CollectiveChecker::CheckReplicaGroupsUncached(CollectiveGroupMode mode, bool uniform,
+                                                   VerifyFinding* f) {
+  constexpr std::string_view kCheck = "CheckReplicaGroups";
   if (groups_->empty()) {
     if (mode == CollectiveGroupMode::kFlattenedId) {
       return Fail(kCheck, "Replica groups must be specified in flattened-id mode", f,

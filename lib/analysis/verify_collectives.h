@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "analysis/parsed_by_text.h"
 #include "analysis/shape_inference.h"
 #include "analysis/verify_shape_checks.h"
@@ -50,6 +51,7 @@ class CollectiveChecker {
   // Loads replica_groups into groups_ (false when they cannot be known).
   bool LoadGroups(InstrId id);
   bool CheckReplicaGroups(InstrId id, CollectiveGroupMode mode, bool uniform, VerifyFinding* f);
+  bool CheckReplicaGroupsUncached(CollectiveGroupMode mode, bool uniform, VerifyFinding* f);
   int64_t SubgroupSize(CollectiveGroupMode mode) const;
   bool CheckAllGatherLike(InstrId id, VerifyFinding* f);
   bool CheckAllReduce(InstrId id, VerifyFinding* f);
@@ -81,6 +83,10 @@ class CollectiveChecker {
   std::string error_;
   std::vector<const Shape*> operands_;
   std::vector<uint8_t> seen_;  // replica ids named so far (CheckReplicaGroups)
+  // (group list, mode, uniform) combinations CheckReplicaGroups passed: its
+  // verdict depends on nothing else, and a group list (one per distinct
+  // text, at a stable address) is checked again on every collective.
+  absl::flat_hash_set<uintptr_t> replica_groups_ok_;
 };
 
 }  // namespace hlolint

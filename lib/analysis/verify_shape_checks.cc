@@ -67,7 +67,15 @@ ShapeChecker::ShapeChecker(const Module& module, const ComputationSignatures& si
       signatures_(signatures),
       call_attributes_(call_attributes),
       elementwise_ok_(MemoSlots(module)),
-      shape_ops_ok_(MemoSlots(module)) {}
+      shape_ops_ok_(MemoSlots(module)) {
+  for (size_t o = 0; o < dispatch_.size(); ++o) {
+    const Opcode op = static_cast<Opcode>(o);
+    dispatch_[o] = !HasShapeCheck(op) ? Dispatch::kNone
+                   : IsElementwiseOpcode(op) || op == Opcode::kSelect || op == Opcode::kClamp
+                       ? Dispatch::kElementwise
+                       : Dispatch::kShapeOps;
+  }
+}
 
 bool ShapeChecker::Fail(std::string_view check, std::string message, VerifyFinding* f,
                         AttrName attribute) {
@@ -125,20 +133,20 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
                        HumanString(result)),
                 f, AttrName::kOrigin);
   }
-  if (!HasShapeCheck(op)) return true;
-  operands_.clear();
-  for (InstrId operand_id : m_.operands(id)) {
-    if (unbounded_.UnknownOrUnbounded(m_, operand_id)) return true;
-    operands_.push_back(&m_.shape(operand_id));
+  const Dispatch dispatch = dispatch_[static_cast<size_t>(op)];
+  if (dispatch == Dispatch::kNone) return true;
+  const std::span<const InstrId> operand_ids = m_.operands(id);
+  if (operand_ids.size() > operand_storage_.size()) operand_storage_.resize(operand_ids.size());
+  for (size_t i = 0; i < operand_ids.size(); ++i) {
+    if (unbounded_.UnknownOrUnbounded(m_, operand_ids[i])) return true;
+    operand_storage_[i] = &m_.shape(operand_ids[i]);
   }
+  operands_ = {operand_storage_.data(), operand_ids.size()};
   arena_.Reset();
-  if (IsElementwiseOpcode(op) || op == Opcode::kSelect || op == Opcode::kClamp) {
-    return CheckElementwise(id, f);
-  }
-  return CheckShapeOps(id, f);
+  return dispatch == Dispatch::kElementwise ? CheckElementwise(id, f) : CheckShapeOps(id, f);
 }
 
-bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
+inline bool ShapeChecker::CheckElementwise(InstrId id, VerifyFinding* f) {
   const Opcode op = m_.opcode(id);
   // reduce-precision also depends on its bit counts; everything else only on
   // the shapes (compare's type= is checked separately, every time).
@@ -282,7 +290,7 @@ uint64_t Mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull + 
 
 }  // namespace
 
-bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
+inline bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
   const Opcode op = m_.opcode(id);
   std::span<const AttrName> attributes;
   if (!IsMemoizable(op, &attributes)) return CheckShapeOpsUncached(id, f);

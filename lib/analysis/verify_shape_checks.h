@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/call_attributes.h"
@@ -43,10 +45,12 @@ class ShapeChecker {
   void set_module_has_original_values(bool has) { original_values_ = has; }
 
  private:
-  bool CheckElementwise(InstrId id, VerifyFinding* f);
+  // The memo lookups (most instructions end there) are inlined into Check:
+  // a call per instruction cost more than the lookup.
+  [[gnu::always_inline]] bool CheckElementwise(InstrId id, VerifyFinding* f);
   bool CheckElementwiseShapes(InstrId id, VerifyFinding* f);
   bool CheckCompareType(InstrId id, VerifyFinding* f);
-  bool CheckShapeOps(InstrId id, VerifyFinding* f);
+  [[gnu::always_inline]] bool CheckShapeOps(InstrId id, VerifyFinding* f);
   bool CheckShapeOpsUncached(InstrId id, VerifyFinding* f);
   bool CheckComputeOps(InstrId id, VerifyFinding* f);
   bool CheckMisc(InstrId id, VerifyFinding* f);
@@ -74,7 +78,9 @@ class ShapeChecker {
     using Key = std::array<T, N>;
     // `slots`: a power of two.
     explicit ConsistentCache(size_t slots) : mask_(slots - 1) {}
-    bool Contains(const Key& key) const { return !slots_.empty() && slots_[Slot(key)] == key; }
+    bool Contains(const Key& key) const {
+      return !slots_.empty() && Same(slots_[Slot(key)], key, std::make_index_sequence<N>());
+    }
     void Insert(const Key& key) {
       if (slots_.empty()) slots_.assign(mask_ + 1, Key{kEmpty});  // no real key starts so
       slots_[Slot(key)] = key;
@@ -82,10 +88,24 @@ class ShapeChecker {
 
    private:
     static constexpr T kEmpty = ~T{0};
+    // Each element times its own odd constant, summed (independent
+    // multiplies, unrolled), then mixed once: the slot takes high bits.
+    static constexpr uint64_t kOdd[5] = {0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full,
+                                         0x165667B19E3779F9ull, 0xD6E8FEB86659FD93ull,
+                                         0xFF51AFD7ED558CCDull};
+    static_assert(N <= 5);
+    template <size_t... I>
+    static uint64_t Combine(const Key& key, std::index_sequence<I...>) {
+      return ((static_cast<uint64_t>(key[I]) * kOdd[I]) + ...);
+    }
+    // Element by element, unrolled (std::array's == calls memcmp).
+    template <size_t... I>
+    static bool Same(const Key& a, const Key& b, std::index_sequence<I...>) {
+      return ((a[I] == b[I]) && ...);
+    }
     size_t Slot(const Key& key) const {
-      uint64_t h = 0;
-      for (T v : key) h = (h ^ static_cast<uint64_t>(v)) * 0x9E3779B97F4A7C15ull + (h >> 29);
-      return static_cast<size_t>(h ^ (h >> 32)) & mask_;
+      const uint64_t h = Combine(key, std::make_index_sequence<N>());
+      return static_cast<size_t>(((h ^ (h >> 31)) * 0x94D049BB133111EBull) >> 32) & mask_;
     }
     size_t mask_;
     std::vector<Key> slots_;
@@ -100,7 +120,13 @@ class ShapeChecker {
   UnboundedShapeCache unbounded_;
   ShapeTable attribute_shapes_;
   std::string error_;
-  std::vector<const Shape*> operands_;
+  // What Check does per opcode (a table: it is asked for every instruction).
+  enum class Dispatch : uint8_t { kNone, kElementwise, kShapeOps };
+  std::array<Dispatch, kOpcodeCount + 1> dispatch_;
+  // The operands' shapes of the instruction being checked, in
+  // operand_storage_ (grown, never shrunk: no per-instruction growth).
+  std::span<const Shape* const> operands_;
+  std::vector<const Shape*> operand_storage_;
   // Elementwise (opcode, operand shapes, result shape) combinations already
   // found consistent: the shape checks of an elementwise op depend on
   // nothing else, and dumps repeat a few hundred combinations many times.

@@ -18,13 +18,53 @@ const Attribute* Find(const Module& m, InstrId id, AttrName name) {
   return m.FindAttribute(id, name);
 }
 
+// A byte that ends a `true`, `false` or integer token as dumps print them.
+// Before any other byte the value goes through the grammar.
+bool EndsPlainValue(char c) {
+  return c == ',' || c == '}' || c == ')' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+// `true`/`false` read from the bytes, as ParseBool would read them; false
+// when the value has another form (the grammar then decides).
+bool PlainBool(std::string_view text, uint32_t offset, bool* value) {
+  const std::string_view rest = text.substr(offset);
+  for (const bool candidate : {true, false}) {
+    const std::string_view word = candidate ? "true" : "false";
+    if (rest.size() > word.size() && rest.substr(0, word.size()) == word &&
+        EndsPlainValue(rest[word.size()])) {
+      *value = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+// An integer of at most 18 digits without a leading zero, optionally
+// negative, read from the bytes as ParseInt64 would read it.
+bool PlainInt(std::string_view text, uint32_t offset, int64_t* value) {
+  size_t i = offset;
+  const bool negative = i < text.size() && text[i] == '-';
+  if (negative) ++i;
+  const size_t digits_begin = i;
+  int64_t magnitude = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9' && i - digits_begin < 18) {
+    magnitude = magnitude * 10 + (text[i++] - '0');
+  }
+  const size_t digits = i - digits_begin;
+  if (digits == 0 || i >= text.size() || !EndsPlainValue(text[i])) return false;
+  if (text[digits_begin] == '0' && digits > 1) return false;
+  *value = negative ? -magnitude : magnitude;
+  return true;
+}
+
 }  // namespace
 
 std::optional<int64_t> IntAttr(const Module& m, InstrId id, AttrName name) {
   const Attribute* a = Find(m, id, name);
   if (a == nullptr) return std::nullopt;
-  AttrReader r(m, *a, nullptr);
   int64_t value;
+  if (PlainInt(m.source().text(), a->value_offset, &value)) return value;
+  AttrReader r(m, *a, nullptr);
   if (!r.ParseInt64(&value)) return std::nullopt;
   return value;
 }
@@ -32,8 +72,9 @@ std::optional<int64_t> IntAttr(const Module& m, InstrId id, AttrName name) {
 std::optional<bool> BoolAttr(const Module& m, InstrId id, AttrName name) {
   const Attribute* a = Find(m, id, name);
   if (a == nullptr) return std::nullopt;
-  AttrReader r(m, *a, nullptr);
   bool value;
+  if (PlainBool(m.source().text(), a->value_offset, &value)) return value;
+  AttrReader r(m, *a, nullptr);
   if (!r.ParseBool(&value)) return std::nullopt;
   return value;
 }

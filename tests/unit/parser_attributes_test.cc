@@ -458,6 +458,34 @@ TEST_CASE("attributes: booleans, integers, floats, strings, statistics, replicat
                     "Expects '[synthetic]' or a tuple tree of original arrays");
 }
 
+// IntAttr and BoolAttr read the plain forms byte-wise and hand every other
+// form to the grammar; both readings must agree.
+TEST_CASE("attributes: integers and booleans in every spelling") {
+  Parsed p = Parse(WithLine(
+      "  t = (f32[4], f32[4]) tuple(a, a)\n"
+      "  g0 = f32[4] get-tuple-element(t), index=0\n"
+      "  g1 = f32[4] get-tuple-element(t), index=1 /* a comment */\n"
+      "  g2 = f32[4] get-tuple-element(t), index=/*before*/1\n"
+      "  g3 = f32[4] get-tuple-element(t), index=01, metadata={op_name=\"x\"}\n"
+      "  r0 = f32[4] all-reduce(a), channel_id=123456789012345678, to_apply=add\n"
+      "  r1 = f32[4] all-reduce(a), channel_id=1234567890123456789, to_apply=add\n"
+      "  so0 = f32[4] sort(a), dimensions={0}, is_stable=true, to_apply=add\n"
+      "  so1 = f32[4] sort(a), dimensions={0}, to_apply=add, is_stable=false\n"
+      "  ROOT so2 = f32[4] sort(a), dimensions={0}, to_apply=add, is_stable=true\t"));
+  const Module& m = p.m();
+  CHECK(IntAttr(m, p.Id("g0"), AttrName::kIndex) == 0);
+  CHECK(IntAttr(m, p.Id("g1"), AttrName::kIndex) == 1);
+  CHECK(IntAttr(m, p.Id("g2"), AttrName::kIndex) == 1);
+  CHECK(IntAttr(m, p.Id("g3"), AttrName::kIndex) == 1);
+  CHECK(IntAttr(m, p.Id("r0"), AttrName::kChannelId) == 123456789012345678);
+  CHECK(IntAttr(m, p.Id("r1"), AttrName::kChannelId) == 1234567890123456789);
+  CHECK(BoolAttr(m, p.Id("so0"), AttrName::kIsStable) == true);
+  CHECK(BoolAttr(m, p.Id("so1"), AttrName::kIsStable) == false);
+  CHECK(BoolAttr(m, p.Id("so2"), AttrName::kIsStable) == true);
+  CHECK_FALSE(BoolAttr(m, p.Id("so0"), AttrName::kIndex));
+  CHECK_FALSE(IntAttr(m, p.Id("so0"), AttrName::kIsStable));
+}
+
 TEST_CASE("attributes: domain") {
   Parse(WithLine("  ROOT d = f32[4] domain(a), domain={kind=\"sharding\", entry={maximal device=0}, "
                "exit={replicated}}"));
