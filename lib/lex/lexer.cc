@@ -290,6 +290,12 @@ TokKind Lexer::LexToken(uint64_t skip_mask) {
     tok_.begin = static_cast<uint32_t>(cur_ - 1 - buf_);
     return LexPercent();
   }
+  return LexTokenLoop(skip_mask);
+}
+
+// Out of line, so that the shortcut above pays for none of the registers
+// this saves.
+[[gnu::noinline]] TokKind Lexer::LexTokenLoop(uint64_t skip_mask) {
   while (true) {
     tok_.begin = static_cast<uint32_t>(cur_ - buf_);
     const char c = *cur_;

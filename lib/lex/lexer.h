@@ -107,6 +107,7 @@ class Lexer {
 
  private:
   TokKind LexToken(uint64_t skip_mask);
+  TokKind LexTokenLoop(uint64_t skip_mask);
   TokKind LexIdentifier();
   TokKind LexPercent();
   TokKind LexNumberOrPattern(uint64_t skip_mask);
