@@ -285,10 +285,19 @@ bool Lexer::SkipLineComment() {
 TokKind Lexer::LexToken(uint64_t skip_mask) {
   // The next instruction's name as dumps print it, `\n  %name`: the blanks
   // and the '%' the loop below would step over one by one.
-  if (cur_[0] == '\n' && cur_[1] == ' ' && cur_[2] == ' ' && cur_[3] == '%') {
-    cur_ += 4;
-    tok_.begin = static_cast<uint32_t>(cur_ - 1 - buf_);
-    return LexPercent();
+  if (cur_[0] == '\n' && cur_[1] == ' ' && cur_[2] == ' ') {
+    if (cur_[3] == '%') {
+      cur_ += 4;
+      tok_.begin = static_cast<uint32_t>(cur_ - 1 - buf_);
+      return LexPercent();
+    }
+    // `ROOT` then a blank: the keyword LexIdentifier would make of it.
+    if (cur_[3] == 'R' && cur_[4] == 'O' && cur_[5] == 'O' && cur_[6] == 'T' && cur_[7] == ' ') {
+      tok_.begin = static_cast<uint32_t>(cur_ + 3 - buf_);
+      tok_.text = std::string_view(cur_ + 3, 4);
+      cur_ += 7;
+      return TokKind::kw_ROOT;
+    }
   }
   return LexTokenLoop(skip_mask);
 }

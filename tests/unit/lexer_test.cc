@@ -380,12 +380,14 @@ TEST_CASE("lexer: JSON dicts read 16 bytes at a time as one byte at a time") {
 }
 
 TEST_CASE("lexer: a line's `\n  %name` head lexes as its blanks and name would") {
-  // LexToken takes `\n  %` in one step. With '\r' for '\n' (a blank too, at
+  // LexToken takes `\n  %` and `\n  ROOT ` in one step. With '\r' for '\n' (a blank too, at
   // the same offsets) the general loop runs: the tokens must be the same.
   const std::vector<std::string> texts = {
       "x\n  %a", "x\n  %abc.1-x_y = f32[] add()\n  %b", "\n  %a\n  %b\n}", "x\n  %", "x\n  %1",
       "x\n  %%a", "x\n  %a=", "x\n  %a:", "x\n  % a", "x\n  %\n  %a", "x\n   %a", "x\n %a",
-      "x\n  %a\n  ROOT %b", ")\n  %a", "}\n  %a\n}\n", "x\n  %-a", "x\n  %_a", "x\n  %.a"};
+      "x\n  %a\n  ROOT %b", ")\n  %a", "}\n  %a\n}\n", "x\n  %-a", "x\n  %_a", "x\n  %.a",
+      "x\n  ROOT b", "x\n  ROOT", "x\n  ROOT\n", "x\n  ROOTx", "x\n  ROOT:", "x\n  ROOT=",
+      "x\n  ROOT.", "x\n  ROO", "x\n  ROOT  %a", "x\n   ROOT %a", "x\n  ROOt %a", "x\n  RO"};
   for (const std::string& text : texts) {
     std::string general = text;
     for (char& c : general) {
@@ -413,6 +415,14 @@ TEST_CASE("lexer: a line's `\n  %name` head lexes as its blanks and name would")
   CHECK(lexer.offset() == 4);
   CHECK(lexer.position() == 8);
   CHECK(lexer.previous_end() == 1);
+  Lexer root("x\n  ROOT %a", 11);
+  root.Lex();
+  CHECK(root.Lex() == K::kw_ROOT);
+  CHECK(root.tok().text == "ROOT");
+  CHECK(root.offset() == 4);
+  CHECK(root.position() == 8);
+  CHECK(root.Lex() == K::kName);
+  CHECK(root.offset() == 9);
 }
 
 TEST_CASE("lexer: look-ahead does not consume") {
@@ -424,6 +434,14 @@ TEST_CASE("lexer: look-ahead does not consume") {
   CHECK(lexer.Lex() == K::kIdent);
   CHECK(lexer.tok().text == "b");
   CHECK(lexer.previous_end() == 1);
+  Lexer root("x\n  ROOT %a", 11);
+  root.Lex();
+  CHECK(root.Lex() == K::kw_ROOT);
+  CHECK(root.tok().text == "ROOT");
+  CHECK(root.offset() == 4);
+  CHECK(root.position() == 8);
+  CHECK(root.Lex() == K::kName);
+  CHECK(root.offset() == 9);
 }
 
 TEST_CASE("lexer: arbitrary bytes never crash or hang") {
