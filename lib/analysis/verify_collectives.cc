@@ -118,6 +118,7 @@ bool CollectiveChecker::CheckReplicaGroups(InstrId, CollectiveGroupMode mode, bo
   if (!groups_known_) return true;
   // The list's address is 8-aligned: the low bits hold the mode and `uniform`.
   static_assert(alignof(std::vector<std::vector<int64_t>>) >= 8);
+  static_assert(static_cast<int>(CollectiveGroupMode::kFlattenedId) < 4, "mode fits in bits 1-2");
   const uintptr_t key = reinterpret_cast<uintptr_t>(groups_) |
                         (static_cast<uintptr_t>(mode) << 1) | (uniform ? 1 : 0);
   if (replica_groups_ok_.contains(key)) return true;

@@ -434,14 +434,6 @@ TEST_CASE("lexer: look-ahead does not consume") {
   CHECK(lexer.Lex() == K::kIdent);
   CHECK(lexer.tok().text == "b");
   CHECK(lexer.previous_end() == 1);
-  Lexer root("x\n  ROOT %a", 11);
-  root.Lex();
-  CHECK(root.Lex() == K::kw_ROOT);
-  CHECK(root.tok().text == "ROOT");
-  CHECK(root.offset() == 4);
-  CHECK(root.position() == 8);
-  CHECK(root.Lex() == K::kName);
-  CHECK(root.offset() == 9);
 }
 
 TEST_CASE("lexer: arbitrary bytes never crash or hang") {
