@@ -8,7 +8,10 @@
 // alternating the two in every run, and reports what the category adds
 // (best and median of the runs, and the per-run range).
 //
-//   lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] FILE...
+// With --threads N, one module's parse and rules may use N threads
+// (LintOptions::module_threads); the default, 1, is the one-thread figure.
+//
+//   lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] [--threads N] FILE...
 #include <sys/resource.h>
 #include <time.h>
 
@@ -54,6 +57,7 @@ int main(int argc, char** argv) {
   int runs = 3;
   std::string mode = "all";
   std::string without;
+  int threads = 1;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
@@ -62,13 +66,15 @@ int main(int argc, char** argv) {
       mode = argv[++i];
     } else if (!std::strcmp(argv[i], "--without") && i + 1 < argc) {
       without = argv[++i];
+    } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
+      threads = std::max(1, std::atoi(argv[++i]));
     } else {
       paths.push_back(argv[i]);
     }
   }
   if (paths.empty()) {
     std::cerr << "usage: lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] "
-                 "FILE...\n";
+                 "[--threads N] FILE...\n";
     return 2;
   }
   std::vector<std::unique_ptr<SourceFile>> files;
@@ -84,7 +90,11 @@ int main(int argc, char** argv) {
   }
   LintOptions options;
   options.rules = AllRules();
+  options.module_threads = threads;
+  ParseLimits parse_limits;
+  parse_limits.threads = threads;
   LintOptions reduced;
+  reduced.module_threads = threads;
   for (const Rule* rule : AllRules()) {
     if (rule->info().category != without && rule->info().id != without) {
       reduced.rules.push_back(rule);
@@ -116,7 +126,8 @@ int main(int argc, char** argv) {
       start = Clock::now();
       instructions = 0;
       for (const auto& f : files) {
-        ParseModules(*f, [&](ParsedModule&& m) { instructions += m.instruction_count; });
+        ParseModules(
+            *f, [&](ParsedModule&& m) { instructions += m.instruction_count; }, parse_limits);
       }
       parse_time = std::min(parse_time, Seconds(start));
     }
@@ -145,8 +156,9 @@ int main(int argc, char** argv) {
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
   const double mb = static_cast<double>(bytes) / 1e6;
-  fmt::print("input     {} files, {:.1f} MB, {} lines, {} instructions, {} diagnostics\n",
-             files.size(), mb, newlines, instructions, diagnostics);
+  fmt::print("input     {} files, {:.1f} MB, {} lines, {} instructions, {} diagnostics, {} thread{}\n",
+             files.size(), mb, newlines, instructions, diagnostics, threads,
+             threads == 1 ? "" : "s");
   fmt::print("newlines  {:10.6f} s {:9.1f} MB/s\n", newline_time, mb / newline_time);
   if (parse_time < 1e30) {
     fmt::print("parse     {:10.6f} s {:9.1f} MB/s {:8.2f} M instr/s  {:5.1f}x newlines\n", parse_time,

@@ -106,6 +106,8 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
   if (options.dump != nullptr) result.dump = *options.dump;
   static const nlohmann::json kNoOptions = nlohmann::json::object();
   std::vector<Diagnostic>& diagnostics = result.diagnostics;
+  ParseLimits limits = options.limits;
+  limits.threads = std::max(1, options.module_threads);
   ParseModules(
       file,
       [&](ParsedModule&& parsed) {
@@ -127,7 +129,7 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
           rule->Check(ctx);
         }
       },
-      options.limits);
+      limits);
   for (Diagnostic& d : diagnostics) Resolve(file, d);
 
   std::vector<Suppression> suppressions = FindSuppressions(file);

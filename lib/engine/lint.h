@@ -29,6 +29,9 @@ struct LintOptions {
   std::map<std::string, Severity, std::less<>> severity_overrides;  // by rule id
   nlohmann::json rule_options = nlohmann::json::object();          // {"rule-id": {...}}
   const DumpContext* dump = nullptr;
+  // Threads one module may use for its parse and its rules (the CLI gives
+  // the cores its file workers leave idle to a file's modules). 1: none.
+  int module_threads = 1;
 };
 
 // A dump sequence (several dumps of one module, see engine/dump_sequence.h)

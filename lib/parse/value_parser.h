@@ -37,6 +37,12 @@ struct ParseLimits {
   // Shortcuts that read common text byte-wise (shapes by exact text, the
   // instruction head). Off only in the test that checks both ways agree.
   bool fast_paths = true;
+  // Threads one module's parse may use: with 2 or more, a module of at
+  // least parallel_min_bytes has its second half of computations parsed on
+  // another thread and merged (the result is the same IR; see
+  // parallel_parse.cc). Tests force the split with parallel_min_bytes = 0.
+  int threads = 1;
+  uint32_t parallel_min_bytes = 16u << 20;
 };
 
 class ValueParser {
