@@ -223,29 +223,36 @@ const std::vector<uint32_t>& SourceFile::SuppressionMarkers() const {
   // What no reader released is searched here, a megabyte at a time, and
   // released behind (a parse that stopped early left most of a file).
   constexpr uint32_t kChunk = 1u << 20;
-  TextReleaser released(*this, markers_searched_to_);
-  while (markers_searched_to_ < size_) {
-    const uint32_t end =
-        static_cast<uint32_t>(std::min<size_t>(size_, size_t{markers_searched_to_} + kChunk));
+  uint32_t searched = markers_searched_to_.load(std::memory_order_acquire);
+  TextReleaser released(*this, searched);
+  while (searched < size_) {
+    const uint32_t end = static_cast<uint32_t>(std::min<size_t>(size_, size_t{searched} + kChunk));
     SearchMarkersTo(end);
     released.Advance(end);
+    searched = markers_searched_to_.load(std::memory_order_acquire);
   }
+  // Searched to the end: nothing is added to the list any more.
   return markers_;
 }
 
 void SourceFile::SearchMarkersTo(uint32_t end) const {
   end = std::min(end, static_cast<uint32_t>(size_));
-  if (end <= markers_searched_to_) return;
+  if (end <= markers_searched_to_.load(std::memory_order_acquire)) return;
+  // Readers on several threads release text (rules of one module run in
+  // parallel): one searches, and the search goes on from where it stopped.
+  std::lock_guard<std::mutex> lock(markers_mutex_);
+  const uint32_t from = markers_searched_to_.load(std::memory_order_relaxed);
+  if (end <= from) return;
   // A marker that starts before `end` may run past it: search up to where
   // the last such one would end.
   const std::string_view window =
       text().substr(0, std::min(size_, size_t{end} + kSuppressionMarker.size() - 1));
-  for (size_t at = window.find(kSuppressionMarker, markers_searched_to_);
+  for (size_t at = window.find(kSuppressionMarker, from);
        at != std::string_view::npos && at < end;
        at = window.find(kSuppressionMarker, at + 1)) {
     markers_.push_back(static_cast<uint32_t>(at));
   }
-  markers_searched_to_ = end;
+  markers_searched_to_.store(end, std::memory_order_release);
 }
 
 void TextReleaser::Release(uint32_t offset) {

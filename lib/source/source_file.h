@@ -1,6 +1,7 @@
 // A loaded input text and the mapping from byte offsets to line:column.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -91,8 +92,11 @@ class SourceFile {
   // Offsets of every kSuppressionMarker in the text, in order. A large file
   // is searched range by range as TextReleaser releases it, while the pages
   // are still resident and warm from the reader (the parser), so finding the
-  // suppressions after the rules maps no page of the file back in. Used by
-  // the one thread that lints the file.
+  // suppressions after the rules maps no page of the file back in. The
+  // search goes front to back from where it stopped, whoever released what:
+  // text released before it was searched is read again here, never skipped.
+  // Safe while other threads' TextReleasers release text; the list is final
+  // once this returns.
   const std::vector<uint32_t>& SuppressionMarkers() const;
 
  private:
@@ -113,8 +117,11 @@ class SourceFile {
 
   friend class TextReleaser;
   // Finds the markers that start before `end` and were not searched yet.
+  // Thread-safe: TextReleasers of several threads call it.
   void SearchMarkersTo(uint32_t end) const;
-  mutable uint32_t markers_searched_to_ = 0;
+  mutable std::mutex markers_mutex_;  // one search at a time
+  // Markers before this offset are in markers_ (written under the mutex).
+  mutable std::atomic<uint32_t> markers_searched_to_{0};
   mutable std::vector<uint32_t> markers_;
 };
 
