@@ -10,13 +10,17 @@
 //
 // With --threads N, one module's parse and rules may use N threads
 // (LintOptions::module_threads); the default, 1, is the one-thread figure.
+// --rules-min-bytes B: the smallest module whose rules run on those threads
+// (LintOptions::parallel_rules_min_bytes), to find where they pay.
 //
-//   lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] [--threads N] FILE...
+//   lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] [--threads N]
+//              [--rules-min-bytes B] FILE...
 #include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -58,6 +62,7 @@ int main(int argc, char** argv) {
   std::string mode = "all";
   std::string without;
   int threads = 1;
+  uint32_t rules_min_bytes = LintOptions::kParallelRulesMinBytes;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
@@ -68,13 +73,15 @@ int main(int argc, char** argv) {
       without = argv[++i];
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::max(1, std::atoi(argv[++i]));
+    } else if (!std::strcmp(argv[i], "--rules-min-bytes") && i + 1 < argc) {
+      rules_min_bytes = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
     } else {
       paths.push_back(argv[i]);
     }
   }
   if (paths.empty()) {
     std::cerr << "usage: lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] "
-                 "[--threads N] FILE...\n";
+                 "[--threads N] [--rules-min-bytes B] FILE...\n";
     return 2;
   }
   std::vector<std::unique_ptr<SourceFile>> files;
@@ -91,10 +98,12 @@ int main(int argc, char** argv) {
   LintOptions options;
   options.rules = AllRules();
   options.module_threads = threads;
+  options.parallel_rules_min_bytes = rules_min_bytes;
   ParseLimits parse_limits;
   parse_limits.threads = threads;
   LintOptions reduced;
   reduced.module_threads = threads;
+  reduced.parallel_rules_min_bytes = rules_min_bytes;
   for (const Rule* rule : AllRules()) {
     if (rule->info().category != without && rule->info().id != without) {
       reduced.rules.push_back(rule);
