@@ -39,7 +39,7 @@ struct LintOptions {
   // Smaller modules run their rules on the calling thread: below this the
   // threads cost more than they save (see docs/performance.md). Tests set 0.
   uint32_t parallel_rules_min_bytes = kParallelRulesMinBytes;
-  static constexpr uint32_t kParallelRulesMinBytes = 4u << 20;
+  static constexpr uint32_t kParallelRulesMinBytes = 8u << 20;
 };
 
 // A dump sequence (several dumps of one module, see engine/dump_sequence.h)

@@ -401,12 +401,12 @@ class Parallelism(unittest.TestCase):
 class ParallelRules(TempDirTest):
     def test_a_large_module_alone_gives_the_same_output_with_idle_cores(self):
         # One file and --jobs 2: the idle core runs half of the module's
-        # rules (the module is above the 4 MB threshold).
+        # rules (the module is above the 8 MB threshold).
         lines = ["HloModule large", "ENTRY e {", "  a = f32[4]{0} parameter(0)"]
         size = 0
         k = 0
         reported = 0
-        while size < 5 << 20:
+        while size < 9 << 20:
             line = "  v%d = f32[4]{0} negate(a)" % k
             if k % 50000 == 7:
                 line = "  bad.%d = f32[5]{0} negate(a)" % k  # verify-shape
