@@ -4,7 +4,6 @@
 #include <atomic>
 #include <exception>
 #include <iterator>
-#include <system_error>
 #include <thread>
 
 #include "analysis/analyses.h"
@@ -188,8 +187,10 @@ void RunRules(const Module& module, const LintOptions& options, std::vector<Diag
   for (size_t t = 1; t < threads; ++t) {
     try {
       helpers.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: fewer do the work
+    } catch (...) {
+      // No thread to be had (std::system_error, std::bad_alloc): fewer do
+      // the work. Letting it escape would destroy running threads.
+      break;
     }
   }
   work();
