@@ -3,10 +3,12 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <bitset>
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -90,6 +92,7 @@ inline bool IsAsyncOpcode(Opcode op) {
 class ModuleParser : public ValueParser {
  public:
   ModuleParser(const SourceFile& file, uint32_t start, const ParseLimits& limits);
+  ~ModuleParser() override;
 
   // Parses the module that starts at the current token. Afterwards the
   // lexer stands on the first token after it.
@@ -155,7 +158,55 @@ class ModuleParser : public ValueParser {
     AttrSet edited_set;
     void Reset();
   };
+  // Resets the per-module state and starts an empty module.
+  void BeginModule(uint32_t begin_offset);
   bool ParseHloModule(bool has_header, ParsedModule* out);
+
+  // --- One module on two threads (parallel_parse.cc) ---
+  // The computations of a large module's second half, parsed by a parser
+  // of their own on another thread while this one parses the first half,
+  // then merged into this module: the same IR as parsing on one thread.
+  // Whatever the second half could not settle alone (a call of a first-half
+  // computation whose body a check needs, an error, a split that turns out
+  // not to be at a computation boundary) makes this parser parse it again
+  // itself.
+  struct Fragment {
+    uint32_t split = 0;  // where the second half starts: a computation's first token
+    std::atomic<bool> cancel{false};
+    std::unique_ptr<ModuleParser> parser;
+    bool parsed = false;  // the thread parsed the fragment to the end of the module
+    std::thread thread;
+    ~Fragment();
+  };
+  // Starts parsing the second half of the module whose computations start
+  // at `body_begin` when that pays (ParseLimits::threads and
+  // parallel_min_bytes); null otherwise.
+  std::unique_ptr<Fragment> StartFragment(uint32_t body_begin);
+  // In the fragment's parser: the computations from the current token to
+  // the end of the module.
+  bool ParseFragment(const std::atomic<bool>& cancel);
+  // Once this parser has reached fragment.split: waits for the fragment
+  // and merges it (then the lexer stands at the end of the module), or
+  // returns false having changed nothing.
+  bool TakeFragment(Fragment& fragment, CompId* entry);
+  // The computation named `name` for a reference to it; in a fragment, a
+  // name not defined before in it stands for a first-half computation,
+  // resolved by the merge (kExternalComputation + index).
+  CompId LookupComputation(std::string_view name);
+  static constexpr CompId kExternalComputation = 0x80000000u;
+  bool IsExternal(CompId c) const { return fragment_ && c != kNoId && c >= kExternalComputation; }
+  // In a fragment: a check needs what the first half holds; the fragment is
+  // given up and parsed again by the first thread.
+  bool NeedsFirstHalf(uint32_t offset);
+  bool fragment_ = false;
+  bool fragment_unusable_ = false;
+  const std::atomic<bool>* cancel_ = nullptr;
+  CopyingNameTable external_computations_;
+  CompId fragment_entry_ = kNoId;
+  uint32_t fragment_end_ = 0;  // the token after the module
+  uint32_t merged_fragments_ = 0;  // in this module
+  SuppressionMarkerSink fragment_markers_;
+
   bool ParseHeaderAttributes();
   bool ParseIntSubAttributes(std::initializer_list<std::string_view> names);
   bool ParseStackFrameIndex();

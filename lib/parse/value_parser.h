@@ -43,6 +43,9 @@ struct ParseLimits {
   // parallel_parse.cc). Tests force the split with parallel_min_bytes = 0.
   int threads = 1;
   uint32_t parallel_min_bytes = 16u << 20;
+  // Tests: where the search for the split starts (0: the middle of the text
+  // after the module header).
+  uint32_t parallel_split_from = 0;
 };
 
 class ValueParser {

@@ -236,22 +236,45 @@ const std::vector<uint32_t>& SourceFile::SuppressionMarkers() const {
 void SourceFile::SearchMarkersTo(uint32_t end) const {
   end = std::min(end, static_cast<uint32_t>(size_));
   if (end <= markers_searched_to_) return;
+  FindMarkers(markers_searched_to_, end, &markers_);
+  markers_searched_to_ = end;
+}
+
+void SourceFile::FindMarkers(uint32_t begin, uint32_t end, std::vector<uint32_t>* out) const {
+  end = std::min(end, static_cast<uint32_t>(size_));
+  if (end <= begin) return;
   // A marker that starts before `end` may run past it: search up to where
   // the last such one would end.
   const std::string_view window =
       text().substr(0, std::min(size_, size_t{end} + kSuppressionMarker.size() - 1));
-  for (size_t at = window.find(kSuppressionMarker, markers_searched_to_);
+  for (size_t at = window.find(kSuppressionMarker, begin);
        at != std::string_view::npos && at < end;
        at = window.find(kSuppressionMarker, at + 1)) {
-    markers_.push_back(static_cast<uint32_t>(at));
+    out->push_back(static_cast<uint32_t>(at));
   }
-  markers_searched_to_ = end;
+}
+
+void SourceFile::AdoptMarkers(uint32_t from, const SuppressionMarkerSink& sink) const {
+  SearchMarkersTo(from);
+  for (uint32_t at : sink.markers) {
+    if (at >= markers_searched_to_) markers_.push_back(at);
+  }
+  markers_searched_to_ = std::max(markers_searched_to_, sink.searched_to);
+}
+
+void TextReleaser::SearchMarkersTo(uint32_t to) {
+  if (sink_ == nullptr) {
+    file_.SearchMarkersTo(to);
+  } else if (to > sink_->searched_to) {
+    file_.FindMarkers(sink_->searched_to, to, &sink_->markers);
+    sink_->searched_to = to;
+  }
 }
 
 void TextReleaser::Release(uint32_t offset) {
   const uint32_t to = offset - kMargin;
   if (to > released_) {
-    file_.SearchMarkersTo(to);
+    SearchMarkersTo(to);
     file_.ReleasePages(released_, to);
     released_ = to;
   }
@@ -260,7 +283,7 @@ void TextReleaser::Release(uint32_t offset) {
 
 void TextReleaser::ReleaseTo(uint32_t offset) {
   if (file_.size() < SourceFile::kReleaseMinBytes || offset <= released_) return;
-  file_.SearchMarkersTo(offset);
+  SearchMarkersTo(offset);
   file_.ReleasePages(released_, offset);
   released_ = offset;
 }

@@ -42,6 +42,8 @@ class ReadBuffer {
   size_t capacity_ = 0;
 };
 
+struct SuppressionMarkerSink;
+
 // Immutable text of one input. The bytes are followed by at least one NUL
 // byte (a sentinel the lexer relies on), which is not part of text().
 class SourceFile {
@@ -94,6 +96,13 @@ class SourceFile {
   // suppressions after the rules maps no page of the file back in. Used by
   // the one thread that lints the file.
   const std::vector<uint32_t>& SuppressionMarkers() const;
+  // Appends to `out` the offsets of the markers that start in [begin, end),
+  // changing nothing here: for a reader on another thread than the file's
+  // own (see SuppressionMarkerSink).
+  void FindMarkers(uint32_t begin, uint32_t end, std::vector<uint32_t>* out) const;
+  // Takes the markers another thread's reader found from `from` on (its
+  // sink), once this file's own search has reached `from`.
+  void AdoptMarkers(uint32_t from, const SuppressionMarkerSink& sink) const;
 
  private:
   SourceFile() = default;
@@ -118,6 +127,14 @@ class SourceFile {
   mutable std::vector<uint32_t> markers_;
 };
 
+// Where a TextReleaser on a thread other than the file's own puts the
+// suppression markers of the text it releases (SourceFile's own list is not
+// thread-safe); SourceFile::AdoptMarkers takes them afterwards.
+struct SuppressionMarkerSink {
+  std::vector<uint32_t> markers;
+  uint32_t searched_to = 0;  // markers before this offset are in `markers`
+};
+
 // Releases the text behind a reader that moves (mostly) front to back
 // through a large mapped file: every kStride bytes of progress, the pages
 // more than kMargin bytes behind the reader leave the resident set. Reads
@@ -130,12 +147,18 @@ class TextReleaser {
   static constexpr uint32_t kMargin = 256u << 10;
 
   // `from`: where the reader starts (text before it is left alone).
-  explicit TextReleaser(const SourceFile& file, uint32_t from = 0)
+  // `sink`: where the markers go instead of the file (its searched_to is
+  // set to `from`).
+  explicit TextReleaser(const SourceFile& file, uint32_t from = 0,
+                        SuppressionMarkerSink* sink = nullptr)
       : file_(file),
         released_(from),
         next_(file.size() >= SourceFile::kReleaseMinBytes
                   ? uint64_t{from} + kStride + kMargin
-                  : UINT64_MAX) {}
+                  : UINT64_MAX),
+        sink_(sink) {
+    if (sink_ != nullptr) sink_->searched_to = from;
+  }
   // The reader has reached `offset`.
   void Advance(uint32_t offset) {
     if (offset >= next_) Release(offset);
@@ -145,10 +168,13 @@ class TextReleaser {
 
  private:
   void Release(uint32_t offset);
+  // Searches the markers before `to` that are not searched yet.
+  void SearchMarkersTo(uint32_t to);
 
   const SourceFile& file_;
   uint32_t released_;
   uint64_t next_;  // UINT64_MAX: never
+  SuppressionMarkerSink* sink_;
 };
 
 }  // namespace hlolint
