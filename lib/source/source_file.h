@@ -48,12 +48,13 @@ struct SuppressionMarkerSink;
 // byte (a sentinel the lexer relies on), which is not part of text().
 class SourceFile {
  public:
-  // Maps a regular file read-only, or reads any other file (FIFO, device).
-  // With a `buffer`, a regular file of at most ReadBuffer::kMaxBytes is
-  // read into it instead: the SourceFile then borrows the buffer, which must
-  // outlive it and serve no other file meanwhile. For many small files this
-  // is cheaper than a mapping each, whose munmap also interrupts every other
-  // thread of the process (TLB shootdown).
+  // Reads a file: a regular file into memory of its own on huge pages (see
+  // ReadLarge), a stream (FIFO, device) to its end. With a `buffer`, a
+  // regular file of at most ReadBuffer::kMaxBytes is read into it instead:
+  // the SourceFile then borrows the buffer, which must outlive it and serve
+  // no other file meanwhile. For many small files this is cheaper than
+  // memory of their own, whose munmap also interrupts every other thread of
+  // the process (TLB shootdown).
   static absl::StatusOr<std::unique_ptr<SourceFile>> Open(const std::string& path,
                                                           std::string display_path,
                                                           ReadBuffer* buffer = nullptr);
@@ -79,10 +80,11 @@ class SourceFile {
   uint32_t LineCount() const;
 
   // Takes the pages of text()[begin, end) out of the process's resident set
-  // (whole pages inside the range; mapped files only, a no-op for text held
-  // in memory). The bytes stay readable: the next access maps them again
-  // from the page cache. Lets a reader that goes front to back keep a large
-  // file from being resident all at once.
+  // (whole pages inside the range; large files only, a no-op for text held
+  // in a buffer or a string): the file is mapped over them. The bytes stay
+  // readable: the next access maps them in from the page cache. Lets a
+  // reader that goes front to back keep a large file from being resident
+  // all at once.
   void ReleasePages(uint32_t begin, uint32_t end) const;
   // Files at least this large release the text behind their readers (see
   // TextReleaser); below it the re-mapping is not worth it.
@@ -106,6 +108,9 @@ class SourceFile {
 
  private:
   SourceFile() = default;
+  static absl::StatusOr<std::unique_ptr<SourceFile>> ReadLarge(int fd, uint64_t size,
+                                                               const std::string& path,
+                                                               std::unique_ptr<SourceFile> file);
   void BuildLineIndex() const;
 
   std::string path_;
@@ -114,8 +119,9 @@ class SourceFile {
   // At most one of these owns the bytes (neither when borrowed from a
   // ReadBuffer).
   std::unique_ptr<char[]> owned_;
-  void* mapping_ = nullptr;
+  void* mapping_ = nullptr;  // a large file's memory (ReadLarge)
   size_t mapping_size_ = 0;
+  int release_fd_ = -1;  // the file, for mapping released text (ReleasePages)
 
   mutable std::once_flag line_index_once_;
   mutable std::vector<uint32_t> line_starts_;
