@@ -23,23 +23,21 @@ std::atomic<uintptr_t> heap_advised_to{0};
 
 void ConfigureMemoryForInputs(const std::vector<uint64_t>& sizes) {
   if (sizes.empty()) return;
-  if (*std::max_element(sizes.begin(), sizes.end()) > kSmallInputBytes) {
-    UseHugePageHeap();
-    return;
-  }
-  // The largest threshold glibc accepts (its own ceiling for the dynamic
-  // one): a 16 MB file's biggest array (~10 MB of instructions) fits.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  // Free memory at the top of a heap is given back only past this much.
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  const bool large = *std::max_element(sizes.begin(), sizes.end()) > kSmallInputBytes;
+  UseHugePageHeap(/*one_arena=*/large);
+  // Small inputs: free memory at the top of the heap is given back only
+  // past this much, so the next file reuses it.
+  if (!large) mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
-void UseHugePageHeap() {
+void UseHugePageHeap(bool one_arena) {
+  // The largest threshold glibc accepts (its own ceiling for the dynamic
+  // one): a 16 MB file's biggest array (~10 MB of instructions) fits.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TOP_PAD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
   // Threads would otherwise get heaps of their own (mapped, 4 KB pages).
-  mallopt(M_ARENA_MAX, 1);
+  if (one_arena) mallopt(M_ARENA_MAX, 1);
   heap_advised_to.store(reinterpret_cast<uintptr_t>(::sbrk(0)), std::memory_order_relaxed);
   huge_page_heap.store(true, std::memory_order_release);
 }

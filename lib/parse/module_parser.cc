@@ -308,20 +308,15 @@ bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
   // In a large file the parsed text leaves the resident set behind the
   // parser, so text and IR are never resident in full at the same time.
   parsed_text_.emplace(file_, lexer_.offset());
-  // A large module's second half is parsed on another thread meanwhile.
-  std::unique_ptr<Fragment> fragment = StartFragment(lexer_.offset());
+  // A large module's later chunks are parsed on another thread meanwhile.
+  std::unique_ptr<ParallelParse> parallel = StartParallelParse(lexer_.offset());
   CompId entry = kNoId;
   do {
-    if (fragment != nullptr && lexer_.offset() >= fragment->split) {
-      const bool merged =
-          lexer_.offset() == fragment->split && TakeFragment(*fragment, &entry);
-      fragment.reset();  // else this thread parses the rest itself
-      if (merged) break;
-    }
+    if (parallel != nullptr && MergeFragmentsAt(*parallel, &entry)) continue;
     if (!ParseComputation(&entry)) return false;
   } while (kind() != TokKind::kEof && kind() != TokKind::kw_HloModule &&
            kind() != TokKind::kSplitMarker);
-  fragment.reset();  // the module ended before the split: not this module's
+  parallel.reset();  // chunks not merged were not this module's
   parsed_text_->ReleaseTo(lexer_.offset());
   auto& comps = builder_->computations();
   if (entry == kNoId) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <bitset>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -163,32 +164,42 @@ class ModuleParser : public ValueParser {
   bool ParseHloModule(bool has_header, ParsedModule* out);
 
   // --- One module on two threads (parallel_parse.cc) ---
-  // The computations of a large module's second half, parsed by a parser
-  // of their own on another thread while this one parses the first half,
-  // then merged into this module: the same IR as parsing on one thread.
-  // Whatever the second half could not settle alone (a call of a first-half
-  // computation whose body a check needs, an error, a split that turns out
-  // not to be at a computation boundary) makes this parser parse it again
-  // itself.
-  struct Fragment {
-    uint32_t split = 0;  // where the second half starts: a computation's first token
+  // A large module's text is cut into chunks at computation boundaries.
+  // This thread parses them front to back as usual; another thread parses
+  // them back to front, each into a module of its own (a fragment), until
+  // the two meet. This thread then merges the other's fragments in order:
+  // the same IR as parsing on one thread. Whatever a fragment could not
+  // settle alone (a check that needs the body of a computation before it,
+  // an error, a chunk boundary that was not one) this thread parses itself.
+  struct ParallelParse {
+    std::vector<uint32_t> boundaries;  // chunk i >= 1 starts at boundaries[i - 1]
+    std::mutex mutex;
+    size_t entered = 0;           // the last chunk this thread entered (mutex)
+    size_t claimed_from = SIZE_MAX;  // the first chunk the other thread took (mutex)
+    std::vector<std::unique_ptr<ModuleParser>> fragments;  // by chunk
+    std::vector<char> parsed;     // by chunk: the fragment reached the chunk's end
     std::atomic<bool> cancel{false};
-    std::unique_ptr<ModuleParser> parser;
-    bool parsed = false;  // the thread parsed the fragment to the end of the module
     std::thread thread;
-    ~Fragment();
+    bool joined = false;
+    size_t next = 0;              // the next boundary this thread reaches
+    size_t chunks() const { return boundaries.size() + 1; }
+    ~ParallelParse();
   };
-  // Starts parsing the second half of the module whose computations start
-  // at `body_begin` when that pays (ParseLimits::threads and
+  // Starts the other thread on the module whose computations start at
+  // `body_begin` when that pays (ParseLimits::threads and
   // parallel_min_bytes); null otherwise.
-  std::unique_ptr<Fragment> StartFragment(uint32_t body_begin);
-  // In the fragment's parser: the computations from the current token to
-  // the end of the module.
-  bool ParseFragment(const std::atomic<bool>& cancel);
-  // Once this parser has reached fragment.split: waits for the fragment
-  // and merges it (then the lexer stands at the end of the module), or
-  // returns false having changed nothing.
-  bool TakeFragment(Fragment& fragment, CompId* entry);
+  std::unique_ptr<ParallelParse> StartParallelParse(uint32_t body_begin);
+  // The other thread: chunks from the last down, until this one comes.
+  static void ParseChunksFromTheEnd(ParallelParse* work, ModuleParser* owner);
+  // In a fragment's parser: the computations from the current token up to
+  // `stop` (a computation's first token; 0: the end of the module).
+  bool ParseFragment(const std::atomic<bool>& cancel, uint32_t stop);
+  // At the first token of a computation: merges the fragments that start
+  // here, if any (the lexer then stands after them); true when it did.
+  bool MergeFragmentsAt(ParallelParse& work, CompId* entry);
+  // Merges one fragment that starts at the current token, or returns false
+  // having changed nothing.
+  bool TakeFragment(ModuleParser& half, CompId* entry);
   // The computation named `name` for a reference to it; in a fragment, a
   // name not defined before in it stands for a first-half computation,
   // resolved by the merge (kExternalComputation + index).
@@ -203,7 +214,7 @@ class ModuleParser : public ValueParser {
   const std::atomic<bool>* cancel_ = nullptr;
   CopyingNameTable external_computations_;
   CompId fragment_entry_ = kNoId;
-  uint32_t fragment_end_ = 0;  // the token after the module
+  uint32_t fragment_end_ = 0;  // the token after the fragment
   uint32_t merged_fragments_ = 0;  // in this module
   SuppressionMarkerSink fragment_markers_;
 

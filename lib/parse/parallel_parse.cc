@@ -1,30 +1,38 @@
 // One large module parsed on two threads.
 //
-// The first thread parses the module as usual. Meanwhile a second parser,
-// on a thread of its own, parses the computations from a split point near
-// the middle of the module's text to its end, into a module of its own (a
-// fragment). When the first thread reaches the split, it merges the
-// fragment into its module, renumbering ids, interning the fragment's
-// shapes and attribute value keys in the order the one-thread parse would
-// have, and resolving the fragment's calls of first-half computations.
+// The module's text is cut into chunks at computation boundaries (a line
+// `}` and the next computation's first token). The first thread parses the
+// module front to back as usual. The second takes chunks from the last one
+// down, each parsed by a parser of its own into a module of its own (a
+// fragment), until it would take a chunk the first thread has entered.
+// When the first thread reaches a chunk the second one took, it waits for
+// it and then merges each fragment in order as it reaches its first byte:
+// renumbering ids, interning the fragment's shapes and attribute value keys
+// in the order the one-thread parse would have, and resolving the
+// fragment's calls of computations defined before it. Taking chunks from
+// both ends balances the work without knowing its cost in advance (the
+// entry computation, last in a dump, costs more per byte than the fused
+// computations before it).
 //
 // The result is the IR the one-thread parse builds, because:
 // * computations refer to one another by name, and instructions only to
 //   instructions of their own computation, so a computation parses alike
 //   wherever the parse starts, except where a check needs the body of a
-//   computation defined before the split: there the fragment gives up
+//   computation defined before its chunk: there the fragment gives up
 //   (NeedsFirstHalf);
-// * the split is taken only when the first thread's parse stops at exactly
-//   that byte between two computations (a guessed split inside a string or
-//   a comment is never reached that way);
-// * anything the fragment could not settle (an error, a reference that
-//   does not resolve, a name defined on both sides, two ENTRY computations)
-//   makes the first thread parse the second half itself, so errors are
-//   found and reported exactly as on one thread.
+// * a fragment is merged only when the first thread's parse stops at
+//   exactly its first byte, between two computations, and the fragment's
+//   parse stopped at exactly the next chunk's (a cut guessed inside a
+//   string or a comment is never reached that way);
+// * anything a fragment could not settle (an error, a reference that does
+//   not resolve, a name defined twice, two ENTRY computations) makes the
+//   first thread parse that chunk itself, so errors are found and reported
+//   exactly as on one thread.
 #include <algorithm>
 #include <cstring>
 #include <span>
 #include <system_error>
+#include <mutex>
 #include <thread>
 
 #include "lex/byte_scan.h"
@@ -55,7 +63,7 @@ uint32_t FindComputationBoundary(const char* data, uint32_t from, uint32_t end) 
 
 ModuleParser::~ModuleParser() = default;
 
-ModuleParser::Fragment::~Fragment() {
+ModuleParser::ParallelParse::~ParallelParse() {
   cancel.store(true, std::memory_order_relaxed);
   if (thread.joinable()) thread.join();
 }
@@ -72,59 +80,120 @@ CompId ModuleParser::LookupComputation(std::string_view name) {
       name, kExternalComputation + static_cast<CompId>(external_computations_.size()));
 }
 
-std::unique_ptr<ModuleParser::Fragment> ModuleParser::StartFragment(uint32_t body_begin) {
+std::unique_ptr<ModuleParser::ParallelParse> ModuleParser::StartParallelParse(
+    uint32_t body_begin) {
   if (limits_.threads < 2 || fragment_) return nullptr;
   const uint32_t end = file_.size();
   if (body_begin >= end || end - body_begin < std::max<uint32_t>(limits_.parallel_min_bytes, 2)) {
     return nullptr;
   }
-  const uint32_t from = limits_.parallel_split_from > body_begin
-                            ? limits_.parallel_split_from
-                            : body_begin + (end - body_begin) / 2;
-  const uint32_t split = FindComputationBoundary(file_.data(), from, end);
-  if (split <= body_begin) return nullptr;
-  auto fragment = std::make_unique<Fragment>();
-  fragment->split = split;
-  ParseLimits limits = limits_;
-  limits.threads = 1;
-  fragment->parser = std::make_unique<ModuleParser>(file_, split, limits);
-  Fragment* f = fragment.get();
-  try {
-    f->thread = std::thread([f] {
-      try {
-        f->parser->Lex();
-        f->parsed = f->parser->ParseFragment(f->cancel);
-      } catch (...) {
-        f->parsed = false;  // out of memory, say: the first thread parses it
+  auto work = std::make_unique<ParallelParse>();
+  if (limits_.parallel_split_from > body_begin) {
+    // Tests: one cut, and the other thread owns the second chunk from the
+    // start, so this thread waits for it there whatever the timing.
+    const uint32_t cut = FindComputationBoundary(file_.data(), limits_.parallel_split_from, end);
+    if (cut > body_begin) work->boundaries.push_back(cut);
+    work->claimed_from = 1;
+  } else {
+    // Chunks of about parallel_chunk_bytes (to the end of the file: where
+    // the module ends is not known yet), each cut at the first boundary
+    // after its share.
+    const uint64_t span = end - body_begin;
+    const uint64_t chunks = std::clamp<uint64_t>(
+        span / std::max<uint32_t>(limits_.parallel_chunk_bytes, 1), 2, 64);
+    for (uint64_t i = 1; i < chunks; ++i) {
+      const uint32_t cut = FindComputationBoundary(
+          file_.data(), static_cast<uint32_t>(body_begin + span * i / chunks), end);
+      if (cut > body_begin && (work->boundaries.empty() || cut > work->boundaries.back())) {
+        work->boundaries.push_back(cut);
       }
-    });
+    }
+  }
+  if (work->boundaries.empty()) return nullptr;
+  work->fragments.resize(work->chunks());
+  work->parsed.assign(work->chunks(), 0);
+  try {
+    work->thread = std::thread(ParseChunksFromTheEnd, work.get(), this);
   } catch (const std::system_error&) {
     return nullptr;  // no thread to be had: one thread it is
   }
-  return fragment;
+  return work;
 }
 
-bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel) {
+void ModuleParser::ParseChunksFromTheEnd(ParallelParse* work, ModuleParser* owner) {
+  ParseLimits limits = owner->limits_;
+  limits.threads = 1;
+  for (size_t chunk = work->chunks() - 1; chunk >= 1; --chunk) {
+    {
+      std::lock_guard<std::mutex> lock(work->mutex);
+      if (chunk <= work->entered || work->cancel.load(std::memory_order_relaxed)) return;
+      work->claimed_from = chunk;
+    }
+    try {
+      auto parser = std::make_unique<ModuleParser>(owner->file_, work->boundaries[chunk - 1], limits);
+      parser->Lex();
+      const uint32_t stop = chunk < work->boundaries.size() ? work->boundaries[chunk] : 0;
+      work->parsed[chunk] = parser->ParseFragment(work->cancel, stop);
+      work->fragments[chunk] = std::move(parser);
+    } catch (...) {
+      // Out of memory, say: the first thread parses this chunk itself.
+    }
+    // A chunk that failed is parsed by the first thread, and so would be
+    // every chunk before it that this thread takes; leave them to it.
+    if (!work->parsed[chunk]) return;
+  }
+}
+
+bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel, uint32_t stop) {
   BeginModule(lexer_.offset());
   fragment_ = true;
   cancel_ = &cancel;
-  ReserveFor(file_.size() - lexer_.offset());
+  ReserveFor((stop != 0 ? stop : file_.size()) - lexer_.offset());
   parsed_text_.emplace(file_, lexer_.offset(), &fragment_markers_);
   CompId entry = kNoId;
   do {
+    if (stop != 0 && lexer_.offset() >= stop) {
+      if (lexer_.offset() != stop) return false;  // the cut was no boundary
+      break;
+    }
     if (!ParseComputation(&entry)) return false;
   } while (kind() != TokKind::kEof && kind() != TokKind::kw_HloModule &&
            kind() != TokKind::kSplitMarker);
+  // The module ended before the chunk did: not a chunk of this module.
+  if (stop != 0 && lexer_.offset() != stop) return false;
   if (fragment_unusable_) return false;
   fragment_entry_ = entry;
   fragment_end_ = lexer_.offset();
   return true;
 }
 
-bool ModuleParser::TakeFragment(Fragment& fragment, CompId* entry) {
-  if (fragment.thread.joinable()) fragment.thread.join();
-  if (!fragment.parsed) return false;
-  ModuleParser& half = *fragment.parser;
+bool ModuleParser::MergeFragmentsAt(ParallelParse& work, CompId* entry) {
+  const uint32_t at = lexer_.offset();
+  if (work.next >= work.boundaries.size() || at < work.boundaries[work.next]) return false;
+  // The chunk that starts at or before `at` (past several boundaries when
+  // they were no computation's first token).
+  size_t chunk = work.next + 1;
+  while (chunk < work.boundaries.size() && work.boundaries[chunk] <= at) ++chunk;
+  work.next = chunk;
+  if (!work.joined) {
+    std::unique_lock<std::mutex> lock(work.mutex);
+    if (chunk < work.claimed_from) {
+      work.entered = chunk;  // this thread parses it; the other never will
+      return false;
+    }
+    lock.unlock();
+    // The threads met: the other has taken its last chunk.
+    work.thread.join();
+    work.joined = true;
+  }
+  if (chunk < work.claimed_from || at != work.boundaries[chunk - 1] || !work.parsed[chunk]) {
+    return false;
+  }
+  std::unique_ptr<ModuleParser> half = std::move(work.fragments[chunk]);
+  return TakeFragment(*half, entry);
+}
+
+bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   Module::Builder& to = *builder_;
   Module::Builder& from = *half.builder_;
 
@@ -257,11 +326,13 @@ bool ModuleParser::TakeFragment(Fragment& fragment, CompId* entry) {
   auto& hashes = to.name_hashes();
   hashes.insert(hashes.end(), from.name_hashes().begin(), from.name_hashes().end());
   to.counted_users += from.counted_users;
-  // The fragment ran to the end of the module, so no reference to its
-  // computations follows: computation_names_ need not learn their names.
+  // Later fragments and chunks may call the fragment's computations.
+  for (size_t k = 0; k < names.size(); ++k) {
+    computation_names_.Insert(names.name(k), names.value(k) + comp_base);
+  }
 
   if (half.fragment_entry_ != kNoId) *entry = half.fragment_entry_ + comp_base;
-  file_.AdoptMarkers(fragment.split, half.fragment_markers_);
+  file_.AdoptMarkers(lexer_.offset(), half.fragment_markers_);
   lexer_.Reset(half.fragment_end_);
   Lex();
   ++merged_fragments_;

@@ -140,6 +140,35 @@ TEST_CASE("parallel parse: a module merged at every computation boundary", "[par
   CHECK(CheckEverySplit(kModule) == ComputationStarts(kModule).size());
 }
 
+// Every computation a chunk of its own: the threads meet wherever the timing
+// takes them, and the result must not depend on where.
+void CheckTinyChunksAgree(const SourceFile& file) {
+  ParseLimits limits;
+  limits.threads = 2;
+  limits.parallel_min_bytes = 0;
+  limits.parallel_chunk_bytes = 1;
+  CHECK(DescribeParse(ParseAllModules(file, limits)) == DescribeParse(ParseAllModules(file)));
+}
+
+TEST_CASE("parallel parse: chunks met from both ends", "[parser][parallel]") {
+  auto file = SourceFile::FromString("chunks.hlo", kModule);
+  for (int round = 0; round < 50; ++round) CheckTinyChunksAgree(*file);
+  std::string many;
+  for (int copy = 0; copy < 40; ++copy) {
+    std::string text(kModule.substr(kModule.find("\n%add")));
+    // Names made unique per copy; ENTRY only in the last.
+    for (std::string_view name : {"%add", "%fused", "%cond", "%body", "%main"}) {
+      for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        text.insert(at + name.size(), "_" + std::to_string(copy));
+      }
+    }
+    if (copy != 39) text.replace(text.find("ENTRY "), 6, "");
+    many += text;
+  }
+  auto big = SourceFile::FromString("many.hlo", "HloModule many\n" + many);
+  for (int round = 0; round < 10; ++round) CheckTinyChunksAgree(*big);
+}
+
 TEST_CASE("parallel parse: what the second half cannot settle alone", "[parser][parallel]") {
   // An async-start's wrapped opcode is its callee's root opcode: a callee of
   // the first half makes the first thread parse the second half itself.
