@@ -24,10 +24,18 @@ inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
     }
     if (!parsed.module) continue;
     const Module& m = *parsed.module;
+    out << "name " << m.name() << " entry " << m.entry() << " [" << m.begin_offset() << ","
+        << m.end_offset() << ") scheduled " << m.is_scheduled() << " header-layouts "
+        << m.header().entry_param_layouts.size() << "\n";
+    for (ShapeId s = 0; s < m.shapes().size(); ++s) {
+      out << "shape#" << s << " " << ShapeToString(m.shapes().Get(s), true) << "\n";
+    }
     for (CompId c = 0; c < m.computation_count(); ++c) {
       const Computation& comp = m.computation(c);
       out << "comp " << m.computation_name(c) << " root " << comp.root << " [" << comp.begin_offset
-          << "," << comp.end_offset << ") params";
+          << "," << comp.end_offset << ") entry " << comp.is_entry << " inline " << comp.is_inline
+          << " fusion " << comp.is_fusion_computation << " thread " << comp.execution_thread
+          << " params";
       for (InstrId p : comp.parameters) out << " " << p;
       if (comp.has_signature) {
         out << " signature @" << comp.signature_offset;
@@ -41,7 +49,7 @@ inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
     }
     for (InstrId id = 0; id < m.instruction_count(); ++id) {
       const Instruction& in = m.instr(id);
-      out << id << " " << m.name(id) << " @" << in.name_offset << "-" << in.end_offset << " "
+      out << id << " " << m.name(id) << " #" << m.name_hash(id) << " @" << in.name_offset << "-" << in.end_offset << " "
           << OpcodeName(in.opcode) << " " << ShapeToString(m.shape(id), true) << " shape#"
           << in.shape << " n=" << in.number << " flags=" << int(in.flags) << " parent=" << in.parent
           << " kind=" << int(in.fusion_kind) << " wrapped=" << int(in.async_wrapped_opcode)

@@ -48,6 +48,15 @@ std::span<const uint32_t> Module::Builder::StoreList(std::span<const uint32_t> i
   return {list, ids.size()};
 }
 
+void Module::Builder::AdoptLists(Module& other) {
+  for (auto& chunk : other.list_chunks_) m.list_chunks_.push_back(std::move(chunk));
+  other.list_chunks_.clear();
+  m.list_capacity_ += other.list_capacity_;
+  other.list_capacity_ = 0;
+  other.list_free_ = nullptr;
+  other.list_room_ = 0;
+}
+
 void Module::Builder::BuildUsers() {
   // The parser counted each instruction's distinct users (CountUses). One
   // pass in id order copies each instruction's lists into a new pool with

@@ -310,6 +310,9 @@ struct Module::Builder {
   ShapeTable& shapes() { return m.shapes_; }
   // A copy of `ids` that stays where it is for the module's lifetime.
   std::span<const uint32_t> StoreList(std::span<const uint32_t> ids);
+  // Takes over the list storage of `other` (whose computations' lists then
+  // live here, at the same addresses).
+  void AdoptLists(Module& other);
   // Counts the instruction just added as a user of each of its distinct
   // operands, while their records are in cache from resolving them (this
   // spares BuildUsers a pass over every record). A repeated operand is

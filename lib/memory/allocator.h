@@ -20,14 +20,31 @@ inline constexpr uint64_t kSmallInputBytes = uint64_t{16} << 20;
 // big free, and freed scratch would then stay resident.
 void ReturnBigFreedBlocks();
 
-// Before linting: when no input is larger than kSmallInputBytes, keep freed
-// memory in the heap instead. Each file's IR arrays are then carved from
-// pages the previous file already touched, rather than mmap'd, zero-filled
-// page by page and unmapped again (with --jobs > 1 every munmap also flushes
-// the other threads' TLBs). A heap keeps about what one file needed at
-// once. `sizes` are the input sizes in bytes; unknown (streams) counts as
-// large.
-void KeepFreedMemoryIfInputsAreSmall(const std::vector<uint64_t>& sizes);
+// Before linting: the memory policy for these inputs (a huge-page heap, see
+// UseHugePageHeap). `sizes` are the input sizes in bytes; unknown (streams)
+// counts as large.
+//  * No input larger than kSmallInputBytes: freed memory stays in the heap,
+//    so each file's IR arrays are carved from pages the previous file
+//    already touched, rather than mapped, zero-filled and unmapped again
+//    (with --jobs > 1 every munmap also flushes the other threads' TLBs).
+//    Each file worker keeps a heap of its own (no lock shared per malloc).
+//  * Otherwise every thread allocates from the one huge-page heap: the
+//    threads that parse and check one large module share it.
+void ConfigureMemoryForInputs(const std::vector<uint64_t>& sizes);
+
+// Every block below 32 MB comes from the heap, which grows in 64 MB steps
+// and is advised to use transparent huge pages as it grows (the main
+// arena; with `one_arena`, every thread's); bigger blocks are mapped 2 MB-
+// aligned and advised too. Where a fresh 4 KB page costs a page fault (on
+// virtual machines with shadow page tables, ~10 us each: 3 ms per MB),
+// memory then costs a fault per 2 MB instead. Call before starting threads.
+void UseHugePageHeap(bool one_arena);
+// True once UseHugePageHeap was called (operator new then advises the
+// heap's growth).
+bool HugePageHeapInUse();
+// The heap has grown since the last call: advise its new part to use huge
+// pages (called by operator new after each allocation in that mode).
+void AdviseHeapGrowth();
 
 // Blocks at least this big are advised to use transparent huge pages: one
 // allocation of 4 MB holds at least one whole aligned 2 MB page.

@@ -19,11 +19,27 @@
 
 namespace {
 
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+// Blocks malloc maps on their own (at least its mmap threshold, which is
+// 32 MB in the huge-page heap mode) start 2 MB-aligned and span whole huge
+// pages, so none of them is left to 4 KB pages at either end.
+void* AllocateBlock(std::size_t size) {
+  if (size >= (std::size_t{32} << 20) && hlolint::HugePageHeapInUse()) {
+    return std::aligned_alloc(kHugePage, (size + kHugePage - 1) & ~(kHugePage - 1));
+  }
+  return std::malloc(size);
+}
+
 void* AllocateOrThrow(std::size_t size) {
   if (size == 0) size = 1;
   while (true) {
-    if (void* block = std::malloc(size)) {
-      if (size >= hlolint::kHugePageAdviceBytes) hlolint::AdviseHugePages(block, size);
+    if (void* block = AllocateBlock(size)) {
+      if (size >= hlolint::kHugePageAdviceBytes) {
+        hlolint::AdviseHugePages(block, size);
+      } else if (hlolint::HugePageHeapInUse()) {
+        hlolint::AdviseHeapGrowth();
+      }
       return block;
     }
     std::new_handler handler = std::get_new_handler();

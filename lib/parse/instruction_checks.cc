@@ -75,6 +75,7 @@ bool ModuleParser::CheckAsyncAttributes(InstrScratch& s, const InstrOffsets& at)
   std::span<const CompId> chain_called = module_->called(chain);
   if (!(start_instr.flags & Instruction::kAsyncSugar) && !chain_called.empty()) {
     if (!s.called.empty() && s.called[0] != chain_called[0]) {
+      if (IsExternal(s.called[0]) || IsExternal(chain_called[0])) return NeedsFirstHalf(at.opcode);
       return Error(at.opcode, StrCat("Expect async_wrapped_computation to be ",
                                      module_->computation_name(chain_called[0]), ", but got ",
                                      module_->computation_name(s.called[0])));
@@ -316,6 +317,7 @@ bool ModuleParser::CheckInstruction(Opcode op, ShapeId shape_id, InstrScratch& s
 
 bool ModuleParser::CheckScan(InstrScratch& s, const InstrOffsets& at) {
   if (s.called.empty()) return true;
+  if (IsExternal(s.called[0])) return NeedsFirstHalf(at.opcode);
   const size_t count = s.operand_shapes.size();
   const Computation& body = builder_->computations()[s.called[0]];
   const size_t params = body.parameters.size();
@@ -412,6 +414,10 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s) {
       return table.MakeArray(PrimitiveType::kU32, {});
     case Opcode::kCall:
       if (!s.called.empty()) {
+        if (IsExternal(s.called[0])) {
+          NeedsFirstHalf(0);
+          return unknown();
+        }
         const Computation& callee = builder_->computations()[s.called[0]];
         return builder_->instructions()[callee.root].shape;
       }

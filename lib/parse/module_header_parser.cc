@@ -274,6 +274,7 @@ bool ModuleParser::FinishModule(ParsedModule* out) {
 bool ModuleParser::ValidateEmbeddedModule(uint32_t string_offset, std::string_view text) {
   std::unique_ptr<SourceFile> embedded = SourceFile::FromString(file_.path(), text);
   ParseLimits limits = limits_;
+  limits.threads = 1;
   limits.max_nesting_depth = std::max(1, limits_.max_nesting_depth - depth_ - 1);
   std::optional<ParseError> inner;
   ParseModules(*embedded, [&](ParsedModule&& m) {

@@ -191,9 +191,7 @@ void ModuleParser::SkipToNextModule(uint32_t error_offset) {
   Lex();
 }
 
-ParsedModule ModuleParser::ParseNextModule() {
-  ParsedModule out;
-  out.begin_offset = lexer_.offset();
+void ModuleParser::BeginModule(uint32_t begin_offset) {
   module_ = std::make_unique<Module>(file_);
   builder_ = std::make_unique<Module::Builder>(Module::Builder{*module_});
   shapes_ = &builder_->shapes();
@@ -210,7 +208,14 @@ ParsedModule ModuleParser::ParseNextModule() {
   async_start_of_.clear();
   if (limits_.fast_paths) shape_cache_ = &module_shape_cache_;
   scratch_level_ = 0;
-  builder_->begin_offset() = out.begin_offset;
+  builder_->begin_offset() = begin_offset;
+  merged_fragments_ = 0;
+}
+
+ParsedModule ModuleParser::ParseNextModule() {
+  ParsedModule out;
+  out.begin_offset = lexer_.offset();
+  BeginModule(out.begin_offset);
   ReserveFor(std::min<size_t>(file_.size() - out.begin_offset, previous_module_bytes_));
 
   bool ok;
@@ -231,6 +236,7 @@ ParsedModule ModuleParser::ParseNextModule() {
   ReleaseScratch();
   out.instruction_count = static_cast<uint32_t>(module_->instruction_count());
   out.computation_count = static_cast<uint32_t>(module_->computation_count());
+  out.merged_fragments = merged_fragments_;
   if (!ok) {
     out.error = error_ ? error_ : ParseError{lexer_.offset(), "syntax error"};
     out.error_note = error_note_;
@@ -302,11 +308,15 @@ bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
   // In a large file the parsed text leaves the resident set behind the
   // parser, so text and IR are never resident in full at the same time.
   parsed_text_.emplace(file_, lexer_.offset());
+  // A large module's later chunks are parsed on another thread meanwhile.
+  std::unique_ptr<ParallelParse> parallel = StartParallelParse(lexer_.offset());
   CompId entry = kNoId;
   do {
+    if (parallel != nullptr && MergeFragmentsAt(*parallel, &entry)) continue;
     if (!ParseComputation(&entry)) return false;
   } while (kind() != TokKind::kEof && kind() != TokKind::kw_HloModule &&
            kind() != TokKind::kSplitMarker);
+  parallel.reset();  // chunks not merged were not this module's
   parsed_text_->ReleaseTo(lexer_.offset());
   auto& comps = builder_->computations();
   if (entry == kNoId) {
@@ -569,6 +579,9 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
   do {
     if (!ParseInstruction(id, &root, &root_offset)) return false;
     if (parsed_text_) parsed_text_->Advance(lexer_.offset());
+    if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
+      return Error(lexer_.offset(), "parse cancelled");
+    }
   } while (kind() != TokKind::kRbrace);
   const uint32_t end = lexer_.position();
   if (!ParseToken(TokKind::kRbrace, "expects '}' at the end of instruction list.")) return false;
@@ -1179,6 +1192,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   }
   instr.shape = shape_id;
   if (opcode == Opcode::kAsyncStart && !sugar && !s.called.empty()) {
+    if (IsExternal(s.called[0])) return NeedsFirstHalf(at.opcode);
     const Computation& callee = builder_->computations()[s.called[0]];
     instr.async_wrapped_opcode = builder_->instructions()[callee.root].opcode;
   } else if (opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) {
@@ -1282,6 +1296,8 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
       (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
        in.async_wrapped_opcode == Opcode::kFusion)) {
     for (uint32_t k = 0; k < in.called_count; ++k) {
+      // A fragment's first-half computations are marked by the merge.
+      if (IsExternal(ids[called_begin + k])) continue;
       builder_->computations()[ids[called_begin + k]].is_fusion_computation = true;
     }
   }
@@ -1485,7 +1501,7 @@ bool ModuleParser::ParseComputationRef(CompId* out) {
     return Error(offset, "expects computation name");
   }
   std::string_view name = tok().text;
-  const CompId found = computation_names_.Find(name);
+  const CompId found = LookupComputation(name);
   if (found == NameTable::kNotFound) {
     return Error(offset, StrCat("computation does not exist: ", name));
   }

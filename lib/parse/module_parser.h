@@ -3,10 +3,13 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <bitset>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -90,6 +93,7 @@ inline bool IsAsyncOpcode(Opcode op) {
 class ModuleParser : public ValueParser {
  public:
   ModuleParser(const SourceFile& file, uint32_t start, const ParseLimits& limits);
+  ~ModuleParser() override;
 
   // Parses the module that starts at the current token. Afterwards the
   // lexer stands on the first token after it.
@@ -155,7 +159,65 @@ class ModuleParser : public ValueParser {
     AttrSet edited_set;
     void Reset();
   };
+  // Resets the per-module state and starts an empty module.
+  void BeginModule(uint32_t begin_offset);
   bool ParseHloModule(bool has_header, ParsedModule* out);
+
+  // --- One module on two threads (parallel_parse.cc) ---
+  // A large module's text is cut into chunks at computation boundaries.
+  // This thread parses them front to back as usual; another thread parses
+  // them back to front, each into a module of its own (a fragment), until
+  // the two meet. This thread then merges the other's fragments in order:
+  // the same IR as parsing on one thread. Whatever a fragment could not
+  // settle alone (a check that needs the body of a computation before it,
+  // an error, a chunk boundary that was not one) this thread parses itself.
+  struct ParallelParse {
+    std::vector<uint32_t> boundaries;  // chunk i >= 1 starts at boundaries[i - 1]
+    std::mutex mutex;
+    size_t entered = 0;           // the last chunk this thread entered (mutex)
+    size_t claimed_from = SIZE_MAX;  // the first chunk the other thread took (mutex)
+    std::vector<std::unique_ptr<ModuleParser>> fragments;  // by chunk
+    std::vector<char> parsed;     // by chunk: the fragment reached the chunk's end
+    std::atomic<bool> cancel{false};
+    std::thread thread;
+    bool joined = false;
+    size_t next = 0;              // the next boundary this thread reaches
+    size_t chunks() const { return boundaries.size() + 1; }
+    ~ParallelParse();
+  };
+  // Starts the other thread on the module whose computations start at
+  // `body_begin` when that pays (ParseLimits::threads and
+  // parallel_min_bytes); null otherwise.
+  std::unique_ptr<ParallelParse> StartParallelParse(uint32_t body_begin);
+  // The other thread: chunks from the last down, until this one comes.
+  static void ParseChunksFromTheEnd(ParallelParse* work, ModuleParser* owner);
+  // In a fragment's parser: the computations from the current token up to
+  // `stop` (a computation's first token; 0: the end of the module).
+  bool ParseFragment(const std::atomic<bool>& cancel, uint32_t stop);
+  // At the first token of a computation: merges the fragments that start
+  // here, if any (the lexer then stands after them); true when it did.
+  bool MergeFragmentsAt(ParallelParse& work, CompId* entry);
+  // Merges one fragment that starts at the current token, or returns false
+  // having changed nothing.
+  bool TakeFragment(ModuleParser& half, CompId* entry);
+  // The computation named `name` for a reference to it; in a fragment, a
+  // name not defined before in it stands for a first-half computation,
+  // resolved by the merge (kExternalComputation + index).
+  CompId LookupComputation(std::string_view name);
+  static constexpr CompId kExternalComputation = 0x80000000u;
+  bool IsExternal(CompId c) const { return fragment_ && c != kNoId && c >= kExternalComputation; }
+  // In a fragment: a check needs what the first half holds; the fragment is
+  // given up and parsed again by the first thread.
+  bool NeedsFirstHalf(uint32_t offset);
+  bool fragment_ = false;
+  bool fragment_unusable_ = false;
+  const std::atomic<bool>* cancel_ = nullptr;
+  CopyingNameTable external_computations_;
+  CompId fragment_entry_ = kNoId;
+  uint32_t fragment_end_ = 0;  // the token after the fragment
+  uint32_t merged_fragments_ = 0;  // in this module
+  SuppressionMarkerSink fragment_markers_;
+
   bool ParseHeaderAttributes();
   bool ParseIntSubAttributes(std::initializer_list<std::string_view> names);
   bool ParseStackFrameIndex();

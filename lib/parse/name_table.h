@@ -162,6 +162,10 @@ class CopyingNameTable {
     order_.push_back(Entry{copy.data(), static_cast<uint32_t>(copy.size()), value});
     return value;
   }
+  // The names in the order they were inserted, with their values.
+  size_t size() const { return order_.size(); }
+  std::string_view name(size_t index) const { return {order_[index].data, order_[index].size}; }
+  uint32_t value(size_t index) const { return order_[index].value; }
   void Clear() {
     table_.Clear();
     ResetArena(kChunkBytes * 4);

@@ -22,6 +22,9 @@ struct ParsedModule {
   uint32_t begin_offset = 0;   // where the module's text starts
   uint32_t instruction_count = 0;
   uint32_t computation_count = 0;
+  // Parts of the module parsed on another thread and merged into it
+  // (ParseLimits::threads); 0 when one thread parsed all of it.
+  uint32_t merged_fragments = 0;
 };
 
 // Parses every module of `file` in order and hands each to `consumer`, which

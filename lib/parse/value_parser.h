@@ -38,11 +38,16 @@ struct ParseLimits {
   // instruction head). Off only in the test that checks both ways agree.
   bool fast_paths = true;
   // Threads one module's parse may use: with 2 or more, a module of at
-  // least parallel_min_bytes has its second half of computations parsed on
-  // another thread and merged (the result is the same IR; see
-  // parallel_parse.cc). Tests force the split with parallel_min_bytes = 0.
+  // least parallel_min_bytes is cut into chunks of about
+  // parallel_chunk_bytes, which another thread parses from the end while
+  // this one parses from the start (the result is the same IR; see
+  // parallel_parse.cc). Tests force chunks with smaller values.
   int threads = 1;
   uint32_t parallel_min_bytes = 16u << 20;
+  uint32_t parallel_chunk_bytes = 8u << 20;
+  // Tests: one cut only, the first computation boundary after this offset
+  // (0: chunks of parallel_chunk_bytes).
+  uint32_t parallel_split_from = 0;
 };
 
 class ValueParser {

@@ -43,16 +43,19 @@ class ReadBuffer {
   size_t capacity_ = 0;
 };
 
+struct SuppressionMarkerSink;
+
 // Immutable text of one input. The bytes are followed by at least one NUL
 // byte (a sentinel the lexer relies on), which is not part of text().
 class SourceFile {
  public:
-  // Maps a regular file read-only, or reads any other file (FIFO, device).
-  // With a `buffer`, a regular file of at most ReadBuffer::kMaxBytes is
-  // read into it instead: the SourceFile then borrows the buffer, which must
-  // outlive it and serve no other file meanwhile. For many small files this
-  // is cheaper than a mapping each, whose munmap also interrupts every other
-  // thread of the process (TLB shootdown).
+  // Reads a file: a regular file into memory of its own on huge pages (see
+  // ReadLarge), a stream (FIFO, device) to its end. With a `buffer`, a
+  // regular file of at most ReadBuffer::kMaxBytes is read into it instead:
+  // the SourceFile then borrows the buffer, which must outlive it and serve
+  // no other file meanwhile. For many small files this is cheaper than
+  // memory of their own, whose munmap also interrupts every other thread of
+  // the process (TLB shootdown).
   static absl::StatusOr<std::unique_ptr<SourceFile>> Open(const std::string& path,
                                                           std::string display_path,
                                                           ReadBuffer* buffer = nullptr);
@@ -78,10 +81,11 @@ class SourceFile {
   uint32_t LineCount() const;
 
   // Takes the pages of text()[begin, end) out of the process's resident set
-  // (whole pages inside the range; mapped files only, a no-op for text held
-  // in memory). The bytes stay readable: the next access maps them again
-  // from the page cache. Lets a reader that goes front to back keep a large
-  // file from being resident all at once.
+  // (whole pages inside the range; large files only, a no-op for text held
+  // in a buffer or a string): the file is mapped over them. The bytes stay
+  // readable: the next access maps them in from the page cache. Lets a
+  // reader that goes front to back keep a large file from being resident
+  // all at once.
   void ReleasePages(uint32_t begin, uint32_t end) const;
   // Files at least this large release the text behind their readers (see
   // TextReleaser); below it the re-mapping is not worth it.
@@ -98,9 +102,19 @@ class SourceFile {
   // Safe while other threads' TextReleasers release text; the list is final
   // once this returns.
   const std::vector<uint32_t>& SuppressionMarkers() const;
+  // Appends to `out` the offsets of the markers that start in [begin, end),
+  // changing nothing here: for a reader on another thread than the file's
+  // own (see SuppressionMarkerSink).
+  void FindMarkers(uint32_t begin, uint32_t end, std::vector<uint32_t>* out) const;
+  // Takes the markers another thread's reader found from `from` on (its
+  // sink), once this file's own search has reached `from`.
+  void AdoptMarkers(uint32_t from, const SuppressionMarkerSink& sink) const;
 
  private:
   SourceFile() = default;
+  static absl::StatusOr<std::unique_ptr<SourceFile>> ReadLarge(int fd, uint64_t size,
+                                                               const std::string& path,
+                                                               std::unique_ptr<SourceFile> file);
   void BuildLineIndex() const;
 
   std::string path_;
@@ -109,8 +123,9 @@ class SourceFile {
   // At most one of these owns the bytes (neither when borrowed from a
   // ReadBuffer).
   std::unique_ptr<char[]> owned_;
-  void* mapping_ = nullptr;
+  void* mapping_ = nullptr;  // a large file's memory (ReadLarge)
   size_t mapping_size_ = 0;
+  int release_fd_ = -1;  // the file, for mapping released text (ReleasePages)
 
   mutable std::once_flag line_index_once_;
   mutable std::vector<uint32_t> line_starts_;
@@ -125,6 +140,16 @@ class SourceFile {
   mutable std::vector<uint32_t> markers_;
 };
 
+// Where a TextReleaser that reads ahead of the file's own search (the
+// parser's second thread, on the second half of a module) puts the
+// suppression markers of the text it releases: the file's list grows front
+// to back, so searching there would search the text in between too.
+// SourceFile::AdoptMarkers takes them afterwards.
+struct SuppressionMarkerSink {
+  std::vector<uint32_t> markers;
+  uint32_t searched_to = 0;  // markers before this offset are in `markers`
+};
+
 // Releases the text behind a reader that moves (mostly) front to back
 // through a large mapped file: every kStride bytes of progress, the pages
 // more than kMargin bytes behind the reader leave the resident set. Reads
@@ -137,12 +162,18 @@ class TextReleaser {
   static constexpr uint32_t kMargin = 256u << 10;
 
   // `from`: where the reader starts (text before it is left alone).
-  explicit TextReleaser(const SourceFile& file, uint32_t from = 0)
+  // `sink`: where the markers go instead of the file (its searched_to is
+  // set to `from`).
+  explicit TextReleaser(const SourceFile& file, uint32_t from = 0,
+                        SuppressionMarkerSink* sink = nullptr)
       : file_(file),
         released_(from),
         next_(file.size() >= SourceFile::kReleaseMinBytes
                   ? uint64_t{from} + kStride + kMargin
-                  : UINT64_MAX) {}
+                  : UINT64_MAX),
+        sink_(sink) {
+    if (sink_ != nullptr) sink_->searched_to = from;
+  }
   // The reader has reached `offset`.
   void Advance(uint32_t offset) {
     if (offset >= next_) Release(offset);
@@ -152,10 +183,13 @@ class TextReleaser {
 
  private:
   void Release(uint32_t offset);
+  // Searches the markers before `to` that are not searched yet.
+  void SearchMarkersTo(uint32_t to);
 
   const SourceFile& file_;
   uint32_t released_;
   uint64_t next_;  // UINT64_MAX: never
+  SuppressionMarkerSink* sink_;
 };
 
 }  // namespace hlolint

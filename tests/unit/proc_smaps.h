@@ -2,6 +2,7 @@
 // an address, and one of its fields.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
@@ -28,6 +29,29 @@ inline std::string SmapsField(const void* address, std::string_view field) {
     }
   }
   return "";
+}
+
+// Resident KB of every mapping that overlaps [begin, end) (a large file's
+// text is several: memory read in, and the file mapped over what was
+// released), or -1 when /proc/self/smaps has none.
+inline long ResidentKbInRange(const void* begin, const void* end) {
+  const auto lo = reinterpret_cast<uintptr_t>(begin);
+  const auto hi = reinterpret_cast<uintptr_t>(end);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  long total = -1;
+  while (std::getline(smaps, line)) {
+    uintptr_t first = 0, last = 0;
+    char dash = 0;
+    std::istringstream range(line);
+    if (range >> std::hex >> first >> dash >> last && dash == '-') {
+      inside = first < hi && lo < last;
+    } else if (inside && line.rfind("Rss:", 0) == 0) {
+      total = std::max(total, 0L) + std::stol(line.substr(4));
+    }
+  }
+  return total;
 }
 
 }  // namespace hlolint

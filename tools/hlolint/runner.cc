@@ -316,7 +316,7 @@ int Run(const CliOptions& options) {
   for (const LintTask& task : tasks) {
     sizes.push_back(task.text != nullptr ? task.text->size() : RegularFileSize(task.path));
   }
-  KeepFreedMemoryIfInputsAreSmall(sizes);
+  ConfigureMemoryForInputs(sizes);
   const auto start = std::chrono::steady_clock::now();
   std::vector<FileResult> results = LintAll(tasks, jobs);
   const double seconds =

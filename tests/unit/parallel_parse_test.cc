@@ -1,0 +1,294 @@
+// One module parsed on two threads (ParseLimits::threads) must give exactly
+// the IR, offsets and first error of the one-thread parse, wherever the
+// second thread's half starts. Each case states whether the halves can be
+// merged (merged_fragments == 1) or whether the first thread must parse the
+// second half again itself; both must agree with one thread.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "parse/parser.h"
+#include "parse_describe.h"
+#include "source/source_file.h"
+
+namespace hlolint {
+namespace {
+
+// Where a dump closes one computation and starts the next: the line `}`
+// before each computation but the first (a split there makes the splitter
+// take the computation after it).
+std::vector<uint32_t> ComputationStarts(std::string_view text) {
+  std::vector<uint32_t> starts;
+  for (size_t at = text.find("\n}\n"); at != std::string_view::npos;
+       at = text.find("\n}\n", at + 1)) {
+    size_t p = at + 3;
+    while (p < text.size() && (text[p] == '\n' || text[p] == ' ')) ++p;
+    if (p < text.size()) starts.push_back(static_cast<uint32_t>(at));
+  }
+  return starts;
+}
+
+ParseLimits SplitAt(uint32_t from) {
+  ParseLimits limits;
+  limits.threads = 2;
+  limits.parallel_min_bytes = 0;
+  limits.parallel_split_from = from;
+  return limits;
+}
+
+uint32_t MergedFragments(const std::vector<ParsedModule>& modules) {
+  uint32_t merged = 0;
+  for (const ParsedModule& m : modules) merged += m.merged_fragments;
+  return merged;
+}
+
+// The parse on two threads, split at `from`, against the one-thread parse;
+// returns how many fragments were merged.
+uint32_t CheckSplitAgrees(const SourceFile& file, uint32_t from) {
+  const std::string expected = DescribeParse(ParseAllModules(file));
+  const std::vector<ParsedModule> split = ParseAllModules(file, SplitAt(from));
+  const std::string actual = DescribeParse(split);
+  if (actual != expected) {
+    std::istringstream a(actual), e(expected);
+    std::string line_a, line_e;
+    int line = 0;
+    while (true) {
+      const bool more_a = static_cast<bool>(std::getline(a, line_a));
+      const bool more_e = static_cast<bool>(std::getline(e, line_e));
+      ++line;
+      if (!more_a && !more_e) break;
+      if (!more_a || !more_e || line_a != line_e) break;
+    }
+    FAIL("file " << file.path() << " split at byte " << from << ", line " << line
+                 << " of the IR description differs:\n  two threads: " << line_a
+                 << "\n  one thread:  " << line_e);
+  }
+  return MergedFragments(split);
+}
+
+// Every split a dump offers; returns the merges.
+uint32_t CheckEverySplit(std::string_view text) {
+  auto file = SourceFile::FromString("split.hlo", text);
+  uint32_t merged = 0;
+  for (uint32_t start : ComputationStarts(text)) merged += CheckSplitAgrees(*file, start);
+  return merged;
+}
+
+// The split right before the computation that starts with `marker`.
+uint32_t CheckSplitBefore(std::string_view text, std::string_view marker) {
+  auto file = SourceFile::FromString("split.hlo", text);
+  const size_t at = text.find(marker);
+  REQUIRE(at != std::string_view::npos);
+  return CheckSplitAgrees(*file, static_cast<uint32_t>(text.rfind("\n}\n", at)));
+}
+
+constexpr std::string_view kModule = R"(HloModule m, entry_computation_layout={(f32[8]{0}, s32[])->(f32[8]{0}, f32[8]{0})}
+
+%add (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %sum = f32[] add(f32[] %x, f32[] %y)
+}
+
+%fused (p0: f32[8], p1: f32[8]) -> f32[8] {
+  %p0 = f32[8]{0} parameter(0)
+  %p1 = f32[8]{0} parameter(1)
+  %b = f32[8]{0} broadcast(f32[] constant(2)), dimensions={}
+  ROOT %m = f32[8]{0} multiply(f32[8]{0} %p0, f32[8]{0} %b)
+}
+
+%cond (s: (s32[], f32[8])) -> pred[] {
+  %s = (s32[], f32[8]{0}) parameter(0)
+  %i = s32[] get-tuple-element((s32[], f32[8]{0}) %s), index=0
+  ROOT %lt = pred[] compare(s32[] %i, s32[] constant(4)), direction=LT
+}
+
+%body (t: (s32[], f32[8])) -> (s32[], f32[8]) {
+  %t = (s32[], f32[8]{0}) parameter(0)
+  %j = s32[] get-tuple-element((s32[], f32[8]{0}) %t), index=0
+  %v = f32[8]{0} get-tuple-element((s32[], f32[8]{0}) %t), index=1
+  %k = s32[] add(s32[] %j, s32[] constant(1))
+  %w = f32[8]{0} fusion(f32[8]{0} %v, f32[8]{0} %v), kind=kLoop, calls=%fused
+  ROOT %r = (s32[], f32[8]{0}) tuple(s32[] %k, f32[8]{0} %w)
+}
+
+%fused.2 (q0: f32[8]) -> f32[8] {
+  %q0 = f32[8]{0} parameter(0)
+  %n = f32[8]{0} negate(f32[8]{0} %q0), metadata={op_name="jit(f)/neg" source_file="f.py" source_line=3}
+  ROOT %t2 = f32[8]{0} transpose(f32[8]{0} %n), dimensions={0}
+}
+
+ENTRY %main (a: f32[8], c: s32[]) -> (f32[8], f32[8]) {
+  %a = f32[8]{0} parameter(0)
+  %c = s32[] parameter(1)
+  %init = (s32[], f32[8]{0}) tuple(s32[] %c, f32[8]{0} %a)
+  %loop = (s32[], f32[8]{0}) while((s32[], f32[8]{0}) %init), condition=%cond, body=%body
+  %out = f32[8]{0} get-tuple-element((s32[], f32[8]{0}) %loop), index=1
+  %f = f32[8]{0} fusion(f32[8]{0} %out, f32[8]{0} %a), kind=kLoop, calls=%fused
+  %g = f32[8]{0} fusion(f32[8]{0} %f), kind=kLoop, calls=%fused.2
+  %r = f32[] reduce(f32[8]{0} %g, f32[] constant(0)), dimensions={0}, to_apply=%add
+  %t = (f32[8]{0}, f32[8]{0}, s32[]) tuple(f32[8]{0} %f, f32[8]{0} %g, s32[] %c)
+  ROOT %res = (f32[8]{0}, f32[8]{0}) tuple(f32[8]{0} %f, f32[8]{0} %g)
+}
+)";
+
+TEST_CASE("parallel parse: a module merged at every computation boundary", "[parser][parallel]") {
+  // Calls, fusions (the fusion flag of a first-half computation), while
+  // loops, shapes and value keys met on both sides or only in the second.
+  CHECK(CheckEverySplit(kModule) == ComputationStarts(kModule).size());
+}
+
+// Every computation a chunk of its own: the threads meet wherever the timing
+// takes them, and the result must not depend on where.
+void CheckTinyChunksAgree(const SourceFile& file) {
+  ParseLimits limits;
+  limits.threads = 2;
+  limits.parallel_min_bytes = 0;
+  limits.parallel_chunk_bytes = 1;
+  CHECK(DescribeParse(ParseAllModules(file, limits)) == DescribeParse(ParseAllModules(file)));
+}
+
+TEST_CASE("parallel parse: chunks met from both ends", "[parser][parallel]") {
+  auto file = SourceFile::FromString("chunks.hlo", kModule);
+  for (int round = 0; round < 50; ++round) CheckTinyChunksAgree(*file);
+  std::string many;
+  for (int copy = 0; copy < 40; ++copy) {
+    std::string text(kModule.substr(kModule.find("\n%add")));
+    // Names made unique per copy; ENTRY only in the last.
+    for (std::string_view name : {"%add", "%fused", "%cond", "%body", "%main"}) {
+      for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        text.insert(at + name.size(), "_" + std::to_string(copy));
+      }
+    }
+    if (copy != 39) text.replace(text.find("ENTRY "), 6, "");
+    many += text;
+  }
+  auto big = SourceFile::FromString("many.hlo", "HloModule many\n" + many);
+  for (int round = 0; round < 10; ++round) CheckTinyChunksAgree(*big);
+}
+
+TEST_CASE("parallel parse: what the second half cannot settle alone", "[parser][parallel]") {
+  // An async-start's wrapped opcode is its callee's root opcode: a callee of
+  // the first half makes the first thread parse the second half itself.
+  constexpr std::string_view kAsync = R"(HloModule m
+%async_body (p: f32[4]) -> f32[4] {
+  %p = f32[4]{0} parameter(0)
+  ROOT %n = f32[4]{0} negate(f32[4]{0} %p)
+}
+
+ENTRY %main (a: f32[4]) -> f32[4] {
+  %a = f32[4]{0} parameter(0)
+  %s = ((f32[4]{0}), f32[4]{0}, u32[]) async-start(f32[4]{0} %a), calls=%async_body
+  ROOT %d = f32[4]{0} async-done(((f32[4]{0}), f32[4]{0}, u32[]) %s), calls=%async_body
+}
+)";
+  CHECK(CheckSplitBefore(kAsync, "ENTRY") == 0);
+  // A call without a written shape takes its callee's root shape.
+  constexpr std::string_view kInferredCall = R"(HloModule m
+%callee (p: f32[4]) -> f32[4] {
+  %p = f32[4]{0} parameter(0)
+  ROOT %n = f32[4]{0} negate(f32[4]{0} %p)
+}
+
+ENTRY %main (a: f32[4]) -> f32[4] {
+  %a = f32[4]{0} parameter(0)
+  ROOT %c = call(f32[4]{0} %a), to_apply=%callee
+}
+)";
+  CHECK(CheckSplitBefore(kInferredCall, "ENTRY") == 0);
+}
+
+TEST_CASE("parallel parse: errors on either side are the one-thread errors", "[parser][parallel]") {
+  const std::string module(kModule);
+  auto with = [&](std::string_view from, std::string_view to) {
+    std::string text = module;
+    const size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    return text;
+  };
+  // A computation defined on both sides; a call of one defined after it;
+  // two ENTRY computations; a bad instruction in each half.
+  for (const std::string& text :
+       {with("%fused.2 (q0", "%fused (q0"), with("calls=%fused.2", "calls=%later") + "\n%later (z: f32[8]) -> f32[8] {\n  ROOT %z = f32[8]{0} parameter(0)\n}\n",
+        with("%cond (s:", "ENTRY %cond (s:"), with("%n = f32[8]{0} negate", "%n = f32[8]{0} negate-ish"),
+        with("%b = f32[8]{0} broadcast", "%b = f32[9]{0} broadcast")}) {
+    CheckEverySplit(text);
+  }
+  // The same failures in the second half: nothing is merged.
+  CHECK(CheckSplitBefore(with("%fused.2 (q0", "%fused (q0"), "%fused (q0: f32[8]) -> f32[8] {\n  %q0") == 0);
+  CHECK(CheckSplitBefore(with("%cond (s:", "ENTRY %cond (s:"), "%body") == 0);
+}
+
+TEST_CASE("parallel parse: splits that are not between two computations", "[parser][parallel]") {
+  // What looks like a computation boundary inside a comment is never reached
+  // at a computation's first token: one thread parses all.
+  for (std::string_view comment : {"/*\n}\n%fake (x: f32[]) -> f32[] {\n*/\n",
+                                   "/* two\n}\n\n  ENTRY %e {\n*/ "}) {
+    std::string text(kModule);
+    text.insert(text.find("%cond ("), comment);
+    auto file = SourceFile::FromString("comment.hlo", text);
+    CHECK(CheckSplitAgrees(*file, static_cast<uint32_t>(text.find("/*"))) == 0);
+  }
+  // Past the last computation there is nothing to split.
+  auto file = SourceFile::FromString("split.hlo", kModule);
+  CHECK(CheckSplitAgrees(*file, static_cast<uint32_t>(kModule.find("ROOT %res"))) == 0);
+  // A second module after the first: the first module ends before the split
+  // it was given, which is the second module's; each is parsed whole.
+  const std::string two = std::string(kModule) + "\n// -----\n\n" + std::string(kModule);
+  auto file2 = SourceFile::FromString("two.hlo", two);
+  CheckSplitAgrees(*file2, static_cast<uint32_t>(two.find("// -----")));
+  CHECK(CheckSplitAgrees(*file2, static_cast<uint32_t>(two.rfind("%body ("))) == 1);
+}
+
+TEST_CASE("parallel parse: suppression markers of both halves are found", "[parser][parallel]") {
+  const std::string text =
+      std::string(kModule).insert(kModule.find("%fused.2 ("), "// hlolint: ignore[verify-shape] x\n") +
+      "// hlolint: ignore[ALL] y\n";
+  auto one = SourceFile::FromString("one.hlo", text);
+  auto two = SourceFile::FromString("two.hlo", text);
+  ParseAllModules(*one);
+  CHECK(MergedFragments(ParseAllModules(*two, SplitAt(static_cast<uint32_t>(text.find("%cond"))))) ==
+        1);
+  CHECK(two->SuppressionMarkers() == one->SuppressionMarkers());
+  CHECK(one->SuppressionMarkers().size() == 2);
+}
+
+void CheckFilesUnder(const std::filesystem::path& root, size_t* files, size_t* merged) {
+  namespace fs = std::filesystem;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file() || entry.path().filename() == "MANIFEST.tsv") continue;
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".hlo" && ext != ".txt") continue;
+    auto file = SourceFile::Open(entry.path().string(), entry.path().string());
+    if (!file.ok()) continue;
+    // The middle of the file, as the splitter itself would start searching.
+    *merged += CheckSplitAgrees(**file, (*file)->size() / 2);
+    ++*files;
+  }
+}
+
+TEST_CASE("parallel parse: our test inputs parse the same on two threads", "[parser][parallel]") {
+  size_t files = 0, merged = 0;
+  CheckFilesUnder(std::filesystem::path(HLOLINT_SOURCE_DIR) / "tests", &files, &merged);
+  CheckFilesUnder(std::filesystem::path(HLOLINT_SOURCE_DIR) / "examples", &files, &merged);
+  CHECK(files > 100);
+  CHECK(merged > 5);
+}
+
+TEST_CASE("parallel parse: the corpus parses the same on two threads", "[parser][parallel][corpus]") {
+  const std::filesystem::path corpus(HLOLINT_CORPUS_DIR);
+  if (!std::filesystem::is_directory(corpus)) {
+    WARN("corpus not found at " << corpus.string() << ": skipped");
+    return;
+  }
+  size_t files = 0, merged = 0;
+  CheckFilesUnder(corpus, &files, &merged);
+  CHECK(files > 2500);
+  CHECK(merged > 300);
+}
+
+}  // namespace
+}  // namespace hlolint
