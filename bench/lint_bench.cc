@@ -16,10 +16,11 @@
 // back (alternating which goes first), and reports wall time and speedup
 // (best, median, per-run range): pairs taken a second apart compare far
 // better on a shared machine than separate processes (--mode none: only
-// these).
+// these). --versus-rules N: the same, but both sides have N threads and one
+// runs its rules on one thread: what parallel rules add to a parallel parse.
 //
 //   lint_bench [--runs N] [--mode all|parse|lint|none] [--without CATEGORY] [--threads N]
-//              [--rules-min-bytes B] [--versus-threads N] FILE...
+//              [--rules-min-bytes B] [--versus-threads N | --versus-rules N] FILE...
 #include <fcntl.h>
 #include <malloc.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -93,6 +95,7 @@ int main(int argc, char** argv) {
   int threads = 1;
   uint32_t rules_min_bytes = LintOptions::kParallelRulesMinBytes;
   int versus_threads = 0;
+  bool versus_rules_only = false;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
@@ -103,7 +106,10 @@ int main(int argc, char** argv) {
       without = argv[++i];
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::max(1, std::atoi(argv[++i]));
-    } else if (!std::strcmp(argv[i], "--versus-threads") && i + 1 < argc) {
+    } else if ((!std::strcmp(argv[i], "--versus-threads") ||
+                !std::strcmp(argv[i], "--versus-rules")) &&
+               i + 1 < argc) {
+      versus_rules_only = !std::strcmp(argv[i], "--versus-rules");
       versus_threads = std::max(2, std::atoi(argv[++i]));
     } else if (!std::strcmp(argv[i], "--rules-min-bytes") && i + 1 < argc) {
       rules_min_bytes = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
@@ -113,7 +119,8 @@ int main(int argc, char** argv) {
   }
   if (paths.empty()) {
     std::cerr << "usage: lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] "
-                 "[--threads N] [--rules-min-bytes B] [--versus-threads N] FILE...\n";
+                 "[--threads N] [--rules-min-bytes B] [--versus-threads N | --versus-rules N] "
+                 "FILE...\n";
     return 2;
   }
   uint64_t bytes = 0;
@@ -160,8 +167,13 @@ int main(int argc, char** argv) {
   };
   std::vector<double> with_times, without_times;
   LintOptions one_thread = options, many_threads = options;
-  one_thread.module_threads = 1;
   many_threads.module_threads = versus_threads;
+  if (versus_rules_only) {
+    one_thread.module_threads = versus_threads;
+    one_thread.parallel_rules_min_bytes = UINT32_MAX;  // its rules on one thread
+  } else {
+    one_thread.module_threads = 1;
+  }
   auto lint_wall = [&](const LintOptions& o) {  // as the lint mode measures it
     if (large) malloc_trim(0);
     const auto start = Clock::now();
@@ -248,8 +260,9 @@ int main(int argc, char** argv) {
     const double one_best = *std::min_element(one_thread_times.begin(), one_thread_times.end());
     const double many_best =
         *std::min_element(many_threads_times.begin(), many_threads_times.end());
-    fmt::print("lint, 1 thread:   best {:10.6f} s {:7.1f} MB/s  median {:10.6f} s {:7.1f} MB/s\n",
-               one_best, mb / one_best, median(one_thread_times), mb / median(one_thread_times));
+    fmt::print("lint, 1 thread{}:   best {:10.6f} s {:7.1f} MB/s  median {:10.6f} s {:7.1f} MB/s\n",
+               versus_rules_only ? " for the rules" : "", one_best, mb / one_best,
+               median(one_thread_times), mb / median(one_thread_times));
     fmt::print("lint, {} threads:  best {:10.6f} s {:7.1f} MB/s  median {:10.6f} s {:7.1f} MB/s\n",
                versus_threads, many_best, mb / many_best, median(many_threads_times),
                mb / median(many_threads_times));
