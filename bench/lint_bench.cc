@@ -10,8 +10,17 @@
 //
 // With --threads N, one module's parse and rules may use N threads
 // (LintOptions::module_threads); the default, 1, is the one-thread figure.
+// --rules-min-bytes B: the smallest module whose rules run on those threads
+// (LintOptions::parallel_rules_min_bytes), to find where they pay.
+// --versus-threads N: every run also lints on one thread and on N, back to
+// back (alternating which goes first), and reports wall time and speedup
+// (best, median, per-run range): pairs taken a second apart compare far
+// better on a shared machine than separate processes (--mode none: only
+// these). --versus-rules N: the same, but both sides have N threads and one
+// runs its rules on one thread: what parallel rules add to a parallel parse.
 //
-//   lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] [--threads N] FILE...
+//   lint_bench [--runs N] [--mode all|parse|lint|none] [--without CATEGORY] [--threads N]
+//              [--rules-min-bytes B] [--versus-threads N | --versus-rules N] FILE...
 #include <fcntl.h>
 #include <malloc.h>
 #include <unistd.h>
@@ -20,6 +29,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -82,6 +93,9 @@ int main(int argc, char** argv) {
   std::string mode = "all";
   std::string without;
   int threads = 1;
+  uint32_t rules_min_bytes = LintOptions::kParallelRulesMinBytes;
+  int versus_threads = 0;
+  bool versus_rules_only = false;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
@@ -92,13 +106,21 @@ int main(int argc, char** argv) {
       without = argv[++i];
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::max(1, std::atoi(argv[++i]));
+    } else if ((!std::strcmp(argv[i], "--versus-threads") ||
+                !std::strcmp(argv[i], "--versus-rules")) &&
+               i + 1 < argc) {
+      versus_rules_only = !std::strcmp(argv[i], "--versus-rules");
+      versus_threads = std::max(2, std::atoi(argv[++i]));
+    } else if (!std::strcmp(argv[i], "--rules-min-bytes") && i + 1 < argc) {
+      rules_min_bytes = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
     } else {
       paths.push_back(argv[i]);
     }
   }
   if (paths.empty()) {
     std::cerr << "usage: lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] "
-                 "[--threads N] FILE...\n";
+                 "[--threads N] [--rules-min-bytes B] [--versus-threads N | --versus-rules N] "
+                 "FILE...\n";
     return 2;
   }
   uint64_t bytes = 0;
@@ -119,10 +141,12 @@ int main(int argc, char** argv) {
   LintOptions options;
   options.rules = AllRules();
   options.module_threads = threads;
+  options.parallel_rules_min_bytes = rules_min_bytes;
   ParseLimits parse_limits;
   parse_limits.threads = threads;
   LintOptions reduced;
   reduced.module_threads = threads;
+  reduced.parallel_rules_min_bytes = rules_min_bytes;
   for (const Rule* rule : AllRules()) {
     if (rule->info().category != without && rule->info().id != without) {
       reduced.rules.push_back(rule);
@@ -142,6 +166,21 @@ int main(int argc, char** argv) {
     return cpu_seconds() - start;
   };
   std::vector<double> with_times, without_times;
+  LintOptions one_thread = options, many_threads = options;
+  many_threads.module_threads = versus_threads;
+  if (versus_rules_only) {
+    one_thread.module_threads = versus_threads;
+    one_thread.parallel_rules_min_bytes = UINT32_MAX;  // its rules on one thread
+  } else {
+    one_thread.module_threads = 1;
+  }
+  auto lint_wall = [&](const LintOptions& o) {  // as the lint mode measures it
+    if (large) malloc_trim(0);
+    const auto start = Clock::now();
+    for (const auto& f : OpenAll(paths)) LintSource(*f, o);
+    return Seconds(start);
+  };
+  std::vector<double> one_thread_times, many_threads_times;
 
   std::vector<char> newline_buffer(size_t{1} << 20);
   double newline_time = 1e30, parse_time = 1e30, lint_time = 1e30;
@@ -177,6 +216,12 @@ int main(int argc, char** argv) {
       }
       lint_time = std::min(lint_time, Seconds(start));
     }
+    if (versus_threads > 0) {
+      const bool one_first = run % 2 == 0;  // drift on a shared machine hits both
+      if (one_first) one_thread_times.push_back(lint_wall(one_thread));
+      many_threads_times.push_back(lint_wall(many_threads));
+      if (!one_first) one_thread_times.push_back(lint_wall(one_thread));
+    }
     if (!without.empty()) {
       // Alternate which goes first, so drift on a shared machine hits both.
       if (run % 2) {
@@ -203,11 +248,30 @@ int main(int argc, char** argv) {
     fmt::print("lint      {:10.6f} s {:9.1f} MB/s {:8.2f} M instr/s  {:5.1f}x newlines\n", lint_time,
                mb / lint_time, instructions / lint_time / 1e6, lint_time / newline_time);
   }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  };
+  if (versus_threads > 0) {
+    std::vector<double> speedups;
+    for (size_t i = 0; i < one_thread_times.size(); ++i) {
+      speedups.push_back(one_thread_times[i] / many_threads_times[i]);
+    }
+    const double one_best = *std::min_element(one_thread_times.begin(), one_thread_times.end());
+    const double many_best =
+        *std::min_element(many_threads_times.begin(), many_threads_times.end());
+    fmt::print("lint, 1 thread{}:   best {:10.6f} s {:7.1f} MB/s  median {:10.6f} s {:7.1f} MB/s\n",
+               versus_rules_only ? " for the rules" : "", one_best, mb / one_best,
+               median(one_thread_times), mb / median(one_thread_times));
+    fmt::print("lint, {} threads:  best {:10.6f} s {:7.1f} MB/s  median {:10.6f} s {:7.1f} MB/s\n",
+               versus_threads, many_best, mb / many_best, median(many_threads_times),
+               mb / median(many_threads_times));
+    fmt::print("speedup: best/best {:.2f}x  per run median {:.2f}x, {:.2f}x..{:.2f}x\n",
+               one_best / many_best, median(speedups),
+               *std::min_element(speedups.begin(), speedups.end()),
+               *std::max_element(speedups.begin(), speedups.end()));
+  }
   if (!without.empty()) {
-    auto median = [](std::vector<double> v) {
-      std::sort(v.begin(), v.end());
-      return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-    };
     double lo = 1e30, hi = -1e30;
     for (size_t i = 0; i < with_times.size(); ++i) {
       const double added = (with_times[i] - without_times[i]) / with_times[i];

@@ -4,11 +4,25 @@
 // An analysis is any class constructible as T(const Module&, Analyses&); it
 // may ask for other analyses in its constructor. Rules call
 // `ctx.analyses().Get<InPlacePairs>()` and so on.
+//
+// Rules of one module may run on several threads (LintOptions::
+// module_threads), so Get is safe to call concurrently: the first caller
+// of an analysis builds it (outside any lock, so different analyses are
+// built in parallel), later callers of the same one wait for it. Once
+// built, an analysis is read through one acquire load, without a lock.
+// An analysis's const methods may be called from several threads at once:
+// anything they compute lazily must be synchronised (see AttributeIndex,
+// LayoutPhase, RootReachability).
 #pragma once
 
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
 #include <memory>
-#include <typeindex>
-#include <unordered_map>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "ir/module.h"
 
@@ -16,21 +30,24 @@ namespace hlolint {
 
 class Analyses {
  public:
-  explicit Analyses(const Module& module) : module_(module) {}
+  // Distinct analysis types a program may use (a slot each).
+  static constexpr size_t kMaxAnalysisTypes = 64;
+
+  explicit Analyses(const Module& module) : module_(module) {
+    build_order_.reserve(kMaxAnalysisTypes);
+  }
   Analyses(const Analyses&) = delete;
   Analyses& operator=(const Analyses&) = delete;
+  ~Analyses();
 
   const Module& module() const { return module_; }
 
   template <typename T>
   const T& Get() {
-    const std::type_index key(typeid(T));
-    auto it = cache_.find(key);
-    if (it == cache_.end()) {
-      auto holder = std::make_unique<Holder<T>>(module_, *this);
-      it = cache_.emplace(key, std::move(holder)).first;
-    }
-    return static_cast<Holder<T>*>(it->second.get())->value;
+    const size_t slot = SlotOf<T>();
+    HolderBase* built = slots_[slot].built.load(std::memory_order_acquire);
+    if (built == nullptr) built = Build(slot, &Make<T>);
+    return static_cast<Holder<T>*>(built)->value;
   }
 
  private:
@@ -42,9 +59,36 @@ class Analyses {
     Holder(const Module& m, Analyses& a) : value(m, a) {}
     T value;
   };
+  using Factory = std::unique_ptr<HolderBase> (*)(const Module&, Analyses&);
+  template <typename T>
+  static std::unique_ptr<HolderBase> Make(const Module& m, Analyses& a) {
+    return std::make_unique<Holder<T>>(m, a);
+  }
+
+  // A small number per analysis type, the same for every Analyses.
+  static size_t NextSlot();
+  template <typename T>
+  static size_t SlotOf() {
+    static const size_t slot = NextSlot();
+    return slot;
+  }
+
+  // Builds the analysis of `slot` unless another thread is building it (then
+  // waits for it) or has built it; returns it. An exception of the
+  // analysis's constructor reaches this caller and leaves the slot empty.
+  HolderBase* Build(size_t slot, Factory make);
+
+  struct Slot {
+    std::atomic<HolderBase*> built{nullptr};  // set once, when complete
+    std::unique_ptr<HolderBase> owned;        // under mutex_
+    std::thread::id builder;                  // under mutex_; id() when nobody builds it
+  };
 
   const Module& module_;
-  std::unordered_map<std::type_index, std::unique_ptr<HolderBase>> cache_;
+  std::mutex mutex_;
+  std::condition_variable finished_;  // a build ended (built or failed)
+  std::array<Slot, kMaxAnalysisTypes> slots_;
+  std::vector<size_t> build_order_;  // under mutex_: destroyed in reverse
 };
 
 }  // namespace hlolint

@@ -19,13 +19,16 @@ constexpr AttrName kAskedTogether[] = {AttrName::kOutputToOperandAliasing,
 
 std::span<const InstrId> AttributeIndex::With(AttrName name) const {
   const size_t n = static_cast<size_t>(name);
-  if (built_[n]) return lists_[n];
+  if (built_[n].load(std::memory_order_acquire)) return lists_[n];
+  std::lock_guard<std::mutex> lock(build_mutex_);
+  if (built_[n].load(std::memory_order_relaxed)) return lists_[n];  // built meanwhile
   std::array<bool, kAttrNameCount + 1> wanted{};
   wanted[n] = true;
   if (std::find(std::begin(kAskedTogether), std::end(kAskedTogether), name) !=
       std::end(kAskedTogether)) {
     for (AttrName other : kAskedTogether) {
-      wanted[static_cast<size_t>(other)] = !built_[static_cast<size_t>(other)];
+      const size_t o = static_cast<size_t>(other);
+      wanted[o] = !built_[o].load(std::memory_order_relaxed);
     }
   }
   Build(wanted);
@@ -33,7 +36,9 @@ std::span<const InstrId> AttributeIndex::With(AttrName name) const {
 }
 
 void AttributeIndex::Build(const std::array<bool, kAttrNameCount + 1>& wanted) const {
-  for (size_t n = 0; n < wanted.size(); ++n) built_[n] = built_[n] || wanted[n];
+  for (size_t n = 0; n < wanted.size(); ++n) {
+    if (wanted[n]) lists_[n].clear();  // left partly filled if a previous build threw
+  }
   const std::span<const Attribute> all = m_.all_attributes();
   const InstrId count = static_cast<InstrId>(m_.instruction_count());
   // The attribute array holds the instructions' attributes in id order, so
@@ -67,6 +72,9 @@ void AttributeIndex::Build(const std::array<bool, kAttrNameCount + 1>& wanted) c
     }
     if (owner >= count || m_.instr(owner).attrs_begin > at) continue;  // not expected
     lists_[static_cast<size_t>(all[k].name)].push_back(owner);
+  }
+  for (size_t n = 0; n < wanted.size(); ++n) {
+    if (wanted[n]) built_[n].store(true, std::memory_order_release);
   }
 }
 

@@ -3,10 +3,14 @@
 // visit those instructions instead of searching every instruction's
 // attributes. Each name's list is built on first use, from one scan of the
 // module's attribute array (not the instruction records); the few names asked
-// for on every module share one scan.
+// for on every module share one scan. Rules on several threads may ask at
+// once (see Analyses): a list is built under a lock and published with its
+// flag, and a built list never changes.
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -24,12 +28,14 @@ class AttributeIndex {
   std::span<const InstrId> With(AttrName name) const;
 
  private:
-  // Builds the lists of the `wanted` names in one scan.
+  // Builds the lists of the `wanted` names in one scan (under build_mutex_).
   void Build(const std::array<bool, kAttrNameCount + 1>& wanted) const;
 
   const Module& m_;
   mutable std::array<std::vector<InstrId>, kAttrNameCount + 1> lists_;
-  mutable std::array<bool, kAttrNameCount + 1> built_{};
+  // Set (release) once lists_[n] is complete; written under build_mutex_.
+  mutable std::array<std::atomic<bool>, kAttrNameCount + 1> built_{};
+  mutable std::mutex build_mutex_;
 };
 
 }  // namespace hlolint

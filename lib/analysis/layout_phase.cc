@@ -98,11 +98,22 @@ LayoutPhase::LayoutPhase(const Module& m, Analyses& analyses) : m_(m) {
 }
 
 bool LayoutPhase::has_unassigned_evidence() const {
-  if (unassigned_evidence_ >= 0) return unassigned_evidence_ == 1;
-  unassigned_evidence_ = 0;
+  int8_t known = unassigned_evidence_.load(std::memory_order_acquire);
+  if (known >= 0) return known == 1;
+  // Rules on other threads may ask at the same time: one looks, they wait.
+  std::lock_guard<std::mutex> lock(unassigned_evidence_mutex_);
+  known = unassigned_evidence_.load(std::memory_order_relaxed);
+  if (known < 0) {
+    known = FindUnassignedEvidence() ? 1 : 0;
+    unassigned_evidence_.store(known, std::memory_order_release);
+  }
+  return known == 1;
+}
+
+bool LayoutPhase::FindUnassignedEvidence() const {
   const Module& m = m_;
   absl::flat_hash_map<std::pair<const Shape*, const Shape*>, bool> same_order;
-  for (CompId c = 0; c < m.computation_count() && unassigned_evidence_ == 0; ++c) {
+  for (CompId c = 0; c < m.computation_count(); ++c) {
     if (m.computation(c).is_fusion_computation) continue;
     for (InstrId id : m.instructions(c)) {
       const Opcode opcode = m.opcode(id);
@@ -122,15 +133,11 @@ bool LayoutPhase::has_unassigned_evidence() const {
         }
         auto [it, inserted] = same_order.try_emplace(std::make_pair(&s, &shape), true);
         if (inserted) it->second = SamePhysicalOrder(s, shape);
-        if (!it->second) {
-          unassigned_evidence_ = 1;
-          break;
-        }
+        if (!it->second) return true;
       }
-      if (unassigned_evidence_ == 1) break;
     }
   }
-  return unassigned_evidence_ == 1;
+  return false;
 }
 
 bool LayoutPhase::PassNamesImplyAssignedLayouts(std::string_view pipeline,

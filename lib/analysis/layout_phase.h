@@ -7,7 +7,9 @@
 // it follows (unless its file name does), so this reads the evidence.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string_view>
 
 #include "analysis/analyses.h"
@@ -46,9 +48,13 @@ class LayoutPhase {
   }
 
  private:
+  bool FindUnassignedEvidence() const;
+
   const Module& m_;
   bool assignment_evidence_ = false;
-  mutable int8_t unassigned_evidence_ = -1;  // -1: not looked for yet
+  // -1: not looked for yet. Rules on several threads may ask (see Analyses).
+  mutable std::atomic<int8_t> unassigned_evidence_{-1};
+  mutable std::mutex unassigned_evidence_mutex_;
 };
 
 // True when the layout orders the dimensions of size other than 1 from

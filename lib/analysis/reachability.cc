@@ -125,6 +125,7 @@ std::optional<ShapeIndex> RootReachability::RootOutputFor(const ValueRef& source
   // own computation can return its buffer.
   const CompId parent = m_.parent(source.instr);
   if (parent == kNoId) return std::nullopt;
+  std::lock_guard<std::mutex> lock(leaves_mutex_);
   for (const RootLeaf& leaf : RootLeaves(parent)) {
     if (leaf.source == source.instr && IndicesOverlap(leaf.source_index, source.index)) {
       return leaf.root_index;

@@ -6,6 +6,7 @@
 // ROOT returns are recorded, so "does this buffer reach ROOT?" is a lookup.
 #pragma once
 
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -51,11 +52,15 @@ class RootReachability {
   // The ROOT leaves of computation `c`, traced on first use: a buffer only
   // ever reaches the ROOT of its own computation, and rules ask about a
   // few computations, so tracing every ROOT of a big module up front
-  // (a cache miss or more per computation) is wasted.
+  // (a cache miss or more per computation) is wasted. Call with
+  // leaves_mutex_ held: the span is valid until the lock is released.
   std::span<const RootLeaf> RootLeaves(CompId c) const;
 
   const Module& m_;
   const InPlacePairs& pairs_;
+  // Rules on several threads may ask at once (see Analyses); the lookups
+  // are rare (a few per reported instruction), so one lock guards the memo.
+  mutable std::mutex leaves_mutex_;
   mutable std::vector<LeafRange> leaf_ranges_;  // by computation, sized on first use
   mutable std::vector<RootLeaf> root_leaves_;
 };

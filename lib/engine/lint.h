@@ -31,7 +31,15 @@ struct LintOptions {
   const DumpContext* dump = nullptr;
   // Threads one module may use for its parse and its rules (the CLI gives
   // the cores its file workers leave idle to a file's modules). 1: none.
+  // With 2 or more, the rules of a module of at least
+  // parallel_rules_min_bytes of text run on that many threads (the calling
+  // thread included), each rule on one thread; the findings are the same,
+  // in the same order, as on one thread.
   int module_threads = 1;
+  // Smaller modules run their rules on the calling thread: below this the
+  // threads cost more than they save (see docs/performance.md). Tests set 0.
+  uint32_t parallel_rules_min_bytes = kParallelRulesMinBytes;
+  static constexpr uint32_t kParallelRulesMinBytes = 8u << 20;
 };
 
 // A dump sequence (several dumps of one module, see engine/dump_sequence.h)
@@ -75,6 +83,13 @@ struct FileResult {
   // the sequence reported the same finding (--every-dump reports them).
   uint32_t repeats_not_reported = 0;
 };
+
+// Runs options.rules on one parsed module and appends their findings to
+// `out` (positions not resolved), all of one rule's before the next rule's,
+// in the order of options.rules. A large module's rules run on up to
+// options.module_threads threads; the result is the same as on one. An
+// exception thrown by a rule, on whatever thread, is rethrown here.
+void RunRules(const Module& module, const LintOptions& options, std::vector<Diagnostic>* out);
 
 // Parses and lints one file: rules, engine-level diagnostics (parse-error,
 // unsupported-format, unused-suppression), inline suppressions, severity

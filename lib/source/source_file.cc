@@ -256,21 +256,28 @@ const std::vector<uint32_t>& SourceFile::SuppressionMarkers() const {
   // What no reader released is searched here, a megabyte at a time, and
   // released behind (a parse that stopped early left most of a file).
   constexpr uint32_t kChunk = 1u << 20;
-  TextReleaser released(*this, markers_searched_to_);
-  while (markers_searched_to_ < size_) {
-    const uint32_t end =
-        static_cast<uint32_t>(std::min<size_t>(size_, size_t{markers_searched_to_} + kChunk));
+  uint32_t searched = markers_searched_to_.load(std::memory_order_acquire);
+  TextReleaser released(*this, searched);
+  while (searched < size_) {
+    const uint32_t end = static_cast<uint32_t>(std::min<size_t>(size_, size_t{searched} + kChunk));
     SearchMarkersTo(end);
     released.Advance(end);
+    searched = markers_searched_to_.load(std::memory_order_acquire);
   }
+  // Searched to the end: nothing is added to the list any more.
   return markers_;
 }
 
 void SourceFile::SearchMarkersTo(uint32_t end) const {
   end = std::min(end, static_cast<uint32_t>(size_));
-  if (end <= markers_searched_to_) return;
-  FindMarkers(markers_searched_to_, end, &markers_);
-  markers_searched_to_ = end;
+  if (end <= markers_searched_to_.load(std::memory_order_acquire)) return;
+  // Readers on several threads release text (rules of one module run in
+  // parallel): one searches, and the search goes on from where it stopped.
+  std::lock_guard<std::mutex> lock(markers_mutex_);
+  const uint32_t from = markers_searched_to_.load(std::memory_order_relaxed);
+  if (end <= from) return;
+  FindMarkers(from, end, &markers_);
+  markers_searched_to_.store(end, std::memory_order_release);
 }
 
 void SourceFile::FindMarkers(uint32_t begin, uint32_t end, std::vector<uint32_t>* out) const {
@@ -289,10 +296,13 @@ void SourceFile::FindMarkers(uint32_t begin, uint32_t end, std::vector<uint32_t>
 
 void SourceFile::AdoptMarkers(uint32_t from, const SuppressionMarkerSink& sink) const {
   SearchMarkersTo(from);
+  std::lock_guard<std::mutex> lock(markers_mutex_);
+  // Whatever was searched meanwhile (beyond `from`) is in the list already.
+  const uint32_t searched = markers_searched_to_.load(std::memory_order_relaxed);
   for (uint32_t at : sink.markers) {
-    if (at >= markers_searched_to_) markers_.push_back(at);
+    if (at >= searched) markers_.push_back(at);
   }
-  markers_searched_to_ = std::max(markers_searched_to_, sink.searched_to);
+  markers_searched_to_.store(std::max(searched, sink.searched_to), std::memory_order_release);
 }
 
 void TextReleaser::SearchMarkersTo(uint32_t to) {

@@ -1,6 +1,7 @@
 // A loaded input text and the mapping from byte offsets to line:column.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -95,8 +96,11 @@ class SourceFile {
   // Offsets of every kSuppressionMarker in the text, in order. A large file
   // is searched range by range as TextReleaser releases it, while the pages
   // are still resident and warm from the reader (the parser), so finding the
-  // suppressions after the rules maps no page of the file back in. Used by
-  // the one thread that lints the file.
+  // suppressions after the rules maps no page of the file back in. The
+  // search goes front to back from where it stopped, whoever released what:
+  // text released before it was searched is read again here, never skipped.
+  // Safe while other threads' TextReleasers release text; the list is final
+  // once this returns.
   const std::vector<uint32_t>& SuppressionMarkers() const;
   // Appends to `out` the offsets of the markers that start in [begin, end),
   // changing nothing here: for a reader on another thread than the file's
@@ -128,14 +132,19 @@ class SourceFile {
 
   friend class TextReleaser;
   // Finds the markers that start before `end` and were not searched yet.
+  // Thread-safe: TextReleasers of several threads call it.
   void SearchMarkersTo(uint32_t end) const;
-  mutable uint32_t markers_searched_to_ = 0;
+  mutable std::mutex markers_mutex_;  // one search at a time
+  // Markers before this offset are in markers_ (written under the mutex).
+  mutable std::atomic<uint32_t> markers_searched_to_{0};
   mutable std::vector<uint32_t> markers_;
 };
 
-// Where a TextReleaser on a thread other than the file's own puts the
-// suppression markers of the text it releases (SourceFile's own list is not
-// thread-safe); SourceFile::AdoptMarkers takes them afterwards.
+// Where a TextReleaser that reads ahead of the file's own search (the
+// parser's second thread, on the second half of a module) puts the
+// suppression markers of the text it releases: the file's list grows front
+// to back, so searching there would search the text in between too.
+// SourceFile::AdoptMarkers takes them afterwards.
 struct SuppressionMarkerSink {
   std::vector<uint32_t> markers;
   uint32_t searched_to = 0;  // markers before this offset are in `markers`

@@ -397,6 +397,38 @@ class Parallelism(unittest.TestCase):
                 self.assertGreater(len(one.stdout), 0)
 
 
+
+class ParallelRules(TempDirTest):
+    def test_a_large_module_alone_gives_the_same_output_with_idle_cores(self):
+        # One file and --jobs 2: the idle core runs half of the module's
+        # rules (the module is above the 8 MB threshold).
+        lines = ["HloModule large", "ENTRY e {", "  a = f32[4]{0} parameter(0)"]
+        size = 0
+        k = 0
+        reported = 0
+        while size < 9 << 20:
+            line = "  v%d = f32[4]{0} negate(a)" % k
+            if k % 50000 == 7:
+                line = "  bad.%d = f32[5]{0} negate(a)" % k  # verify-shape
+                reported += 1
+            if k % 50000 == 8:
+                line += "  // hlolint: ignore[verify-shape] on purpose"
+                line = line.replace("v%d = f32[4]" % k, "bad.%d = f32[5]" % k)
+            lines.append(line)
+            size += len(line) + 1
+            k += 1
+        lines += ["  ROOT r = f32[4]{0} negate(a)", "}", ""]
+        path = self.file("large.hlo", "\n".join(lines))
+        one = run(["--format", "json", "--jobs", "1", path])
+        two = run(["--format", "json", "--jobs", "2", path])
+        self.assertEqual(one.returncode, 1)
+        self.assertEqual(one.returncode, two.returncode)
+        self.assertEqual(one.stdout, two.stdout)
+        rules = [d["rule"] for d in json.loads(one.stdout)["diagnostics"]]
+        self.assertEqual(rules, ["verify-shape"] * reported)  # the others suppressed
+        self.assertGreater(reported, 2)
+
+
 class OutputOptions(TempDirTest):
     def test_output_file_is_written_atomically(self):
         out = os.path.join(self.dir, "report.json")

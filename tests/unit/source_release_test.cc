@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -102,6 +103,28 @@ TEST_CASE("Suppression markers are all found, however the releases cut the text"
     for (uint32_t a = 0; a < 5'000'000; a += 4096) released.Advance(a);
     CHECK((*file)->SuppressionMarkers() == expected);
     CHECK((*file)->SuppressionMarkers() == expected);  // asked again: the same list
+  }
+  SECTION("after readers on four threads released it at the same time") {
+    // Rules of one module run in parallel, each releasing behind itself.
+    auto file = SourceFile::Open(path.string(), path.string());
+    REQUIRE(file.ok());
+    std::vector<std::thread> readers;
+    for (uint32_t t = 0; t < 4; ++t) {
+      readers.emplace_back([&, t] {
+        TextReleaser released(**file);
+        for (uint32_t a = t * 4096; a < (*file)->size(); a += 4096 * 4) released.Advance(a);
+      });
+    }
+    for (std::thread& reader : readers) reader.join();
+    CHECK((*file)->SuppressionMarkers() == expected);
+  }
+  SECTION("after pages were released that nobody searched") {
+    // ReleasePages alone does not search: the markers there are found
+    // when the list is asked for (the pages map again), not lost.
+    auto file = SourceFile::Open(path.string(), path.string());
+    REQUIRE(file.ok());
+    (*file)->ReleasePages(0, (*file)->size());
+    CHECK((*file)->SuppressionMarkers() == expected);
   }
   SECTION("with no reader, and held in memory") {
     CHECK(SourceFile::FromString("big.hlo", text)->SuppressionMarkers() == expected);

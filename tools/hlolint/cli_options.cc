@@ -77,7 +77,9 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
                  "Record the current findings in FILE (then report only new ones, i.e. none)")
       ->type_name("FILE");
 
-  app.add_option("-j,--jobs", options->jobs, "Files linted in parallel (default: every core)")
+  app.add_option("-j,--jobs", options->jobs,
+                 "Threads: files linted in parallel, idle ones run a large module's rules "
+                 "(default: every core)")
       ->type_name("N");
   app.add_flag("--statistics", options->statistics,
                "Print per-rule counts, files, modules, instructions, bytes and wall time "
