@@ -44,10 +44,11 @@ namespace {
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // The first computation that starts on a line of its own after a line that
-// is exactly `}` (how dumps close a computation), at or after `from`;
-// 0 when there is none before `end`. Only a guess: see TakeFragment.
-uint32_t FindComputationBoundary(const char* data, uint32_t from, uint32_t end) {
-  const std::string_view text(data, end);
+// is exactly `}` (how dumps close a computation), where that `}` starts in
+// [from, search_to); 0 when there is none. Only a guess: see TakeFragment.
+uint32_t FindComputationBoundary(const char* data, uint32_t from, uint32_t search_to,
+                                 uint32_t end) {
+  const std::string_view text(data, std::min(search_to, end));
   for (size_t at = text.find("\n}", from); at != std::string_view::npos;
        at = text.find("\n}", at + 2)) {
     size_t p = at + 2;
@@ -91,19 +92,25 @@ std::unique_ptr<ModuleParser::ParallelParse> ModuleParser::StartParallelParse(
   if (limits_.parallel_split_from > body_begin) {
     // Tests: one cut, and the other thread owns the second chunk from the
     // start, so this thread waits for it there whatever the timing.
-    const uint32_t cut = FindComputationBoundary(file_.data(), limits_.parallel_split_from, end);
+    const uint32_t cut =
+        FindComputationBoundary(file_.data(), limits_.parallel_split_from, end, end);
     if (cut > body_begin) work->boundaries.push_back(cut);
     work->claimed_from = 1;
   } else {
     // Chunks of about parallel_chunk_bytes (to the end of the file: where
-    // the module ends is not known yet), each cut at the first boundary
-    // after its share.
+    // the module ends is not known yet), each cut at the first boundary in
+    // the first quarter of its share: a cut that falls inside a large
+    // computation is dropped rather than searched for to the end of it
+    // (this runs before the first thread starts parsing).
     const uint64_t span = end - body_begin;
     const uint64_t chunks = std::clamp<uint64_t>(
         span / std::max<uint32_t>(limits_.parallel_chunk_bytes, 1), 2, 64);
+    const uint64_t window = std::max<uint64_t>(span / chunks / 4, 4096);
     for (uint64_t i = 1; i < chunks; ++i) {
+      const uint64_t from = body_begin + span * i / chunks;
       const uint32_t cut = FindComputationBoundary(
-          file_.data(), static_cast<uint32_t>(body_begin + span * i / chunks), end);
+          file_.data(), static_cast<uint32_t>(from),
+          static_cast<uint32_t>(std::min<uint64_t>(from + window, end)), end);
       if (cut > body_begin && (work->boundaries.empty() || cut > work->boundaries.back())) {
         work->boundaries.push_back(cut);
       }
