@@ -17,18 +17,24 @@ gen() {  # gen SIZE [STYLE] -> path
   echo "$path"
 }
 
-echo "== generated, after-optimization style (one file each)"
+echo "== generated, after-optimization style (one file each; one thread, then two)"
 for size in 1M 10M 200M 1G; do
-  echo "-- $size"
-  "$build/bench/lint_bench" --runs 2 "$(gen "$size" after)"
+  for threads in 1 2; do
+    echo "-- $size, $threads thread(s)"
+    "$build/bench/lint_bench" --runs 2 --threads "$threads" "$(gen "$size" after)"
+  done
 done
 echo "== generated, before-optimization style"
-"$build/bench/lint_bench" --runs 2 "$(gen 200M before)"
+for threads in 1 2; do
+  "$build/bench/lint_bench" --runs 2 --threads "$threads" "$(gen 200M before)"
+done
 
 if [ -d "$corpus/xla_hlo_huge" ]; then
   echo "== largest corpus files (xla_hlo_huge, > 1 MB)"
   # shellcheck disable=SC2046
-  "$build/bench/lint_bench" --runs 3 $(find "$corpus/xla_hlo_huge" -type f -size +1M | sort)
+  for threads in 1 2; do
+    "$build/bench/lint_bench" --runs 3 --threads "$threads" $(find "$corpus/xla_hlo_huge" -type f -size +1M | sort)
+  done
 else
   echo "== corpus not found at $corpus: skipping the corpus figures"
 fi
