@@ -1,0 +1,16 @@
+# Fails when BINARY needs an Abseil shared library (readelf -d lists what
+# the dynamic loader must load: NEEDED entries).
+execute_process(COMMAND readelf -d "${BINARY}" OUTPUT_VARIABLE dynamic RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "readelf -d ${BINARY} failed (${status})")
+endif()
+string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*" needed "${dynamic}")
+if(NOT needed)
+  message(FATAL_ERROR "readelf -d ${BINARY} lists no NEEDED entry: cannot tell")
+endif()
+string(REGEX MATCHALL "libabsl_[A-Za-z0-9_]+" absl "${needed}")
+if(absl)
+  message(FATAL_ERROR "${BINARY} loads Abseil shared libraries: ${absl}")
+endif()
+list(LENGTH needed count)
+message(STATUS "${BINARY}: ${count} shared libraries, none of them Abseil")
