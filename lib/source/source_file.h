@@ -49,8 +49,8 @@ struct SuppressionMarkerSink;
 // byte (a sentinel the lexer relies on), which is not part of text().
 class SourceFile {
  public:
-  // Reads a file: a regular file into memory of its own on huge pages (see
-  // ReadLarge), a stream (FIFO, device) to its end. With a `buffer`, a
+  // Reads a file: a large regular file is mapped (see MapLarge), a small one
+  // read into memory, a stream (FIFO, device) to its end. With a `buffer`, a
   // regular file of at most ReadBuffer::kMaxBytes is read into it instead:
   // the SourceFile then borrows the buffer, which must outlive it and serve
   // no other file meanwhile. For many small files this is cheaper than
@@ -112,9 +112,9 @@ class SourceFile {
 
  private:
   SourceFile() = default;
-  static absl::StatusOr<std::unique_ptr<SourceFile>> ReadLarge(int fd, uint64_t size,
-                                                               const std::string& path,
-                                                               std::unique_ptr<SourceFile> file);
+  static absl::StatusOr<std::unique_ptr<SourceFile>> MapLarge(int fd, uint64_t size,
+                                                              const std::string& path,
+                                                              std::unique_ptr<SourceFile> file);
   void BuildLineIndex() const;
 
   std::string path_;
@@ -123,7 +123,7 @@ class SourceFile {
   // At most one of these owns the bytes (neither when borrowed from a
   // ReadBuffer).
   std::unique_ptr<char[]> owned_;
-  void* mapping_ = nullptr;  // a large file's memory (ReadLarge)
+  void* mapping_ = nullptr;  // a large file's mapping and sentinel page (MapLarge)
   size_t mapping_size_ = 0;
   int release_fd_ = -1;  // the file, for mapping released text (ReleasePages)
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -60,6 +61,49 @@ TEST_CASE("Released pages of a mapped file read back unchanged") {
   CHECK(f.data()[f.size()] == '\0');  // the sentinel page is not the file's
   CHECK(f.LineCount() == static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n') + 1));
   fs::remove(path);
+}
+
+// The path of the file mapped at `address` (/proc/self/maps), or "".
+std::string MappedPathAt(const void* address) {
+  const auto target = reinterpret_cast<uintptr_t>(address);
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream fields(line);
+    if (!(fields >> std::hex >> begin >> dash >> end) || target < begin || target >= end) continue;
+    const size_t slash = line.find('/');
+    return slash == std::string::npos ? "" : line.substr(slash);
+  }
+  return "";
+}
+
+// A large file's text is the page cache's pages, not a copy in fresh memory
+// (SourceFile::MapLarge), whatever its size modulo the page; the bytes after
+// it are zeros either way.
+TEST_CASE("A large file's text is mapped from the file, with a zero sentinel after it") {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  std::string base = BigText();
+  base.resize(base.size() / page * page);
+  for (const size_t size : {base.size(), base.size() - 1, base.size() - page + 1}) {
+    const std::string text = base.substr(0, size);
+    const fs::path path = fs::temp_directory_path() /
+                          ("hlolint_map_test_" + std::to_string(::getpid()) + ".hlo");
+    {
+      std::ofstream out(path, std::ios::binary);
+      out << text;
+    }
+    auto file = SourceFile::Open(path.string(), path.string());
+    REQUIRE(file.ok());
+    const SourceFile& f = **file;
+    INFO("size " << size);
+    CHECK(f.text() == text);
+    CHECK(MappedPathAt(f.data()) == fs::canonical(path).string());
+    CHECK(MappedPathAt(f.data() + size / 2) == fs::canonical(path).string());
+    for (size_t at = size; at < size + 64; ++at) CHECK(f.data()[at] == '\0');
+    fs::remove(path);
+  }
 }
 
 // Every offset of SourceFile::kSuppressionMarker in `text`, found the slow way.
