@@ -261,7 +261,16 @@ FileResult LintFile(const std::string& path, const std::string& display_path,
     if (options.dump != nullptr) result.dump = *options.dump;
     return result;
   }
-  return LintSource(**file, options);
+  FileResult result = LintSource(**file, options);
+  if ((*file)->ChangedWhileRead()) {
+    // Its findings are those of a file that no longer exists.
+    result.diagnostics.clear();
+    result.suppressed = 0;
+    result.io_error = true;
+    result.io_error_message =
+        "'" + path + "' was truncated while hlolint read it; lint it again once it is written";
+  }
+  return result;
 }
 
 }  // namespace hlolint

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "source/mapped_text_guard.h"
 
 namespace hlolint {
 namespace {
@@ -147,8 +148,13 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::MapLarge(
   file->mapping_ = region;
   file->mapping_size_ = reserved;
   size_t mapped = 0;
-  if (whole > 0 && ::mmap(text, whole, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd,
-                          0) != MAP_FAILED) {
+  // Pages of the file are mapped here only under a guard (a truncated file
+  // must not crash the run): without one, the file is read and stays read.
+  auto guard = std::make_unique<MappedTextGuard>();
+  const bool guarded = MappedTextGuard::Register(text, whole, guard.get());
+  if (guarded) file->guard_ = std::move(guard);
+  if (guarded && ::mmap(text, whole, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) !=
+                     MAP_FAILED) {
     struct stat now;
     // Truncated since it was measured: a mapped page past the end would
     // fault (SIGBUS). Read what is there instead.
@@ -163,7 +169,7 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::MapLarge(
   ::mprotect(text + mapped, reserved - mapped, PROT_READ);
   file->data_ = text;
   file->size_ = mapped + static_cast<size_t>(rest);
-  file->release_fd_ = ::dup(fd);  // -1: released text simply stays
+  file->release_fd_ = guarded ? ::dup(fd) : -1;  // -1: released text simply stays
   return file;
 }
 
@@ -220,6 +226,7 @@ std::unique_ptr<SourceFile> SourceFile::FromString(std::string display_path,
 }
 
 SourceFile::~SourceFile() {
+  guard_.reset();  // before the range is unmapped
   if (mapping_ != nullptr) ::munmap(mapping_, mapping_size_);
   if (release_fd_ >= 0) ::close(release_fd_);
 }

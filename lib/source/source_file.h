@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "source/mapped_text_guard.h"
 
 namespace hlolint {
 
@@ -80,6 +81,10 @@ class SourceFile {
   std::string_view Line(uint32_t line) const;
   uint32_t LineCount() const;
 
+  // The file shrank while its mapped text was read: the reader saw zeros
+  // past its new end (MappedTextGuard), and its findings are not the file's.
+  bool ChangedWhileRead() const { return guard_ != nullptr && guard_->Faulted(); }
+
   // Takes the pages of text()[begin, end) out of the process's resident set
   // (whole pages inside the range; large files only, a no-op for text held
   // in a buffer or a string): the file is mapped over them. The bytes stay
@@ -126,6 +131,7 @@ class SourceFile {
   void* mapping_ = nullptr;  // a large file's mapping and sentinel page (MapLarge)
   size_t mapping_size_ = 0;
   int release_fd_ = -1;  // the file, for mapping released text (ReleasePages)
+  std::unique_ptr<MappedTextGuard> guard_;  // while the file's pages are mapped
 
   mutable std::once_flag line_index_once_;
   mutable std::vector<uint32_t> line_starts_;

@@ -106,6 +106,42 @@ TEST_CASE("A large file's text is mapped from the file, with a zero sentinel aft
   }
 }
 
+// A file truncated after it was mapped: reading past its new end would
+// raise SIGBUS. The reader sees zeros there instead, and the file says it
+// changed; an untouched file does not.
+TEST_CASE("A mapped file truncated under the reader reads as zeros past its end") {
+  const std::string text = BigText();
+  const fs::path path = fs::temp_directory_path() /
+                        ("hlolint_truncate_test_" + std::to_string(::getpid()) + ".hlo");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  auto file = SourceFile::Open(path.string(), path.string());
+  REQUIRE(file.ok());
+  const SourceFile& f = **file;
+  REQUIRE(MappedPathAt(f.data()) == fs::canonical(path).string());
+  CHECK_FALSE(f.ChangedWhileRead());
+  CHECK(f.text() == text);  // every page read once: all resident still
+  f.ReleasePages(0, f.size());  // so the reads below fault them in again
+  const size_t kept = 1u << 20;
+  REQUIRE(::truncate(path.c_str(), static_cast<off_t>(kept)) == 0);
+  // Up to the last whole page: the partial page after it was read, not
+  // mapped, and keeps the old bytes.
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  size_t nonzero_past_end = 0;
+  for (size_t at = 0; at < f.size() / page * page; ++at) {
+    if (at >= kept && f.data()[at] != '\0') ++nonzero_past_end;
+  }
+  CHECK(nonzero_past_end == 0);
+  CHECK(std::string_view(f.data(), kept) == std::string_view(text).substr(0, kept));
+  CHECK(f.ChangedWhileRead());
+  fs::remove(path);
+
+  auto again = SourceFile::Open(path.string() + ".missing", "x");
+  CHECK_FALSE(again.ok());
+}
+
 // Every offset of SourceFile::kSuppressionMarker in `text`, found the slow way.
 std::vector<uint32_t> MarkersIn(const std::string& text) {
   std::vector<uint32_t> found;
