@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/node_hash_map.h"
 #include "analysis/verify_text.h"
 #include "ir/module.h"
@@ -20,15 +21,28 @@ class ParsedByText {
   // is seen, the remembered value after that. The reference stays valid
   // while this lives. Offsets a value records locate the first instruction
   // with that text only.
+  // A value the parser keyed (HasValueKey) is found by its key, without
+  // reading its text again (a large file's text is released by then).
   template <typename Parse>
   const Value& Get(const Module& m, InstrId id, AttrName name, Parse&& parse) {
+    const Attribute* attribute = m.FindAttribute(id, name);
+    const uint32_t key = attribute != nullptr ? attribute->value_key : 0;
+    if (key == 0) return ByText(m, id, name, std::forward<Parse>(parse));
+    auto [it, inserted] = by_key_.try_emplace(key, nullptr);
+    if (inserted) it->second = &ByText(m, id, name, std::forward<Parse>(parse));
+    return *it->second;
+  }
+
+ private:
+  template <typename Parse>
+  const Value& ByText(const Module& m, InstrId id, AttrName name, Parse&& parse) {
     auto [it, inserted] = by_text_.try_emplace(AttributeText(m, id, name));
     if (inserted) it->second = std::forward<Parse>(parse)();
     return it->second;
   }
 
- private:
-  absl::node_hash_map<std::string_view, Value, StringViewHash> by_text_;
+  absl::node_hash_map<std::string_view, Value, StringViewHash> by_text_;  // stable values
+  absl::flat_hash_map<uint32_t, const Value*> by_key_;
 };
 
 }  // namespace hlolint

@@ -45,13 +45,16 @@ struct Attribute {
 static_assert(sizeof(Attribute) == 12, "an attribute takes 12 bytes in the IR");
 
 // The attributes whose values the parser keys: those verify-shape's memo of
-// the shape ops reads.
+// the shape ops reads, and those analyses parse once per distinct value
+// (ParsedByText): by key, a repeated value is not read again from text a
+// large file has released.
 constexpr bool HasValueKey(AttrName name) {
   switch (name) {
     case AttrName::kDimensions: case AttrName::kSlice: case AttrName::kDynamicSliceSizes:
     case AttrName::kPadding: case AttrName::kLhsContractingDims:
     case AttrName::kRhsContractingDims: case AttrName::kLhsBatchDims:
-    case AttrName::kRhsBatchDims:
+    case AttrName::kRhsBatchDims: case AttrName::kCustomCallTarget:
+    case AttrName::kOutputToOperandAliasing: case AttrName::kReplicaGroups:
       return true;
     default:
       return false;
