@@ -255,7 +255,7 @@ ParsedModule ModuleParser::ParseNextModule() {
 // memory back before that, keeping small ones for files of many modules.
 void ModuleParser::ReleaseScratch() {
   constexpr size_t kKept = NameTable::kKeptSlots;
-  for (NameTable& table : scopes_) table.Release();
+  for (ScopeNameTable& table : scopes_) table.Release();
   computation_names_.Release();
   value_keys_.Release();
   module_shape_cache_.Release();
@@ -562,7 +562,6 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
     ModuleParser* p;
     ~ScopeGuard() {
       --p->scope_depth_;
-      p->scopes_[p->scope_depth_].Clear();
       p->scope_order_[p->scope_depth_].clear();
       p->parameter_scopes_[p->scope_depth_].clear();
       p->parameter_numbers_[p->scope_depth_].clear();
@@ -570,6 +569,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
     }
   } guard{this};
   const size_t scope = scope_depth_ - 1;
+  scopes_[scope].Begin(static_cast<uint32_t>(builder_->instructions().size()));
 
   if (!ParseToken(TokKind::kLbrace, "expects '{' at the beginning of instruction list.")) {
     return false;
@@ -719,8 +719,9 @@ bool ModuleParser::ParseOperands(CompId computation, std::vector<InstrId>* opera
 }
 
 InstrId ModuleParser::FindName(std::string_view name) const {
-  const uint32_t id = scopes_[scope_depth_ - 1].Find(name);
-  return id == NameTable::kNotFound ? kNoId : id;
+  const uint32_t id = scopes_[scope_depth_ - 1].FindHashed(
+      name, static_cast<uint32_t>(StringViewHash()(name)), InstructionNames());
+  return id == ScopeNameTable::kNotFound ? kNoId : id;
 }
 
 // Operands most often name the instruction right before: compared first,
@@ -1234,7 +1235,8 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     async_start_of_[id] = opcode == Opcode::kAsyncStart ? id : async_start_of_[s.operands[0]];
   }
   if (!(instr.flags & Instruction::kAnonymous)) {
-    const InstrId existing = scopes_[scope_depth_ - 1].InsertHashed(name, static_cast<uint32_t>(name_hash), id);
+    const InstrId existing = scopes_[scope_depth_ - 1].InsertHashed(
+        name, static_cast<uint32_t>(name_hash), id, InstructionNames());
     if (existing != id) {
       error_note_ = ParseError{builder_->instructions()[existing].name_offset,
                                "instruction previously defined here"};

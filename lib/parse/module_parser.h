@@ -16,6 +16,7 @@
 #include "parse/parser.h"
 #include "parse/value_parser.h"
 #include "parse/name_table.h"
+#include "parse/scope_name_table.h"
 #include "util/hash.h"
 
 namespace hlolint {
@@ -348,7 +349,14 @@ class ModuleParser : public ValueParser {
   std::unique_ptr<Module::Builder> builder_;
   // Per open computation (inline computations nest): names, text order,
   // parameters seen, compact get-tuple-element cache.
-  std::vector<NameTable> scopes_;
+  std::vector<ScopeNameTable> scopes_;
+  // An instruction's name, for scopes_ to compare names through.
+  auto InstructionNames() const {
+    return [this](uint32_t id) {
+      const Instruction& instr = builder_->instructions()[id];
+      return std::string_view(file_.data() + instr.name_offset, instr.name_size);
+    };
+  }
   std::vector<std::vector<InstrId>> scope_order_;
   std::vector<std::vector<std::pair<int64_t, InstrId>>> parameter_scopes_;
   // The parameter numbers a scope has seen: by number while they stay

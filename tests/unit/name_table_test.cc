@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "parse/name_table.h"
+#include "parse/scope_name_table.h"
 
 namespace hlolint {
 namespace {
@@ -28,6 +29,49 @@ TEST_CASE("NameTable finds what it holds across growth and clears", "[name-table
   CHECK(table.Find(names[0]) == NameTable::kNotFound);
   CHECK(table.Insert(names[3], 5) == 5);
   CHECK(table.Find(names[3]) == 5);
+}
+
+// Scope tables hold ids; names are compared through `name_of`, here the
+// position of the name in a list that plays the instructions.
+TEST_CASE("ScopeNameTable finds what it holds across growth, scopes and modules", "[name-table]") {
+  std::vector<std::string> names = Names(30000);
+  auto name_of = [&](uint32_t id) { return std::string_view(names[id]); };
+  auto hash = [](std::string_view name) { return NameTable::HashOf(name); };
+  ScopeNameTable table;
+  auto insert = [&](uint32_t id) { return table.InsertHashed(names[id], hash(names[id]), id, name_of); };
+  auto find = [&](std::string_view name) { return table.FindHashed(name, hash(name), name_of); };
+
+  // One scope of ids 100..20099, through several growths.
+  table.Begin(100);
+  for (uint32_t id = 100; id < 20100; ++id) CHECK(insert(id) == id);
+  for (uint32_t id = 100; id < 20100; id += 89) CHECK(find(names[id]) == id);
+  CHECK(find(names[99]) == ScopeNameTable::kNotFound);
+  // A second instruction of the same name: the first one's id comes back.
+  names.push_back(names[150]);
+  CHECK(table.InsertHashed(names.back(), hash(names.back()), 30000, name_of) == 150);
+  names.pop_back();
+
+  // The next scope (higher ids): the earlier entries are gone at once, and
+  // their names can be defined again.
+  table.Begin(20100);
+  CHECK(find(names[100]) == ScopeNameTable::kNotFound);
+  CHECK(find(names[20099]) == ScopeNameTable::kNotFound);
+  for (uint32_t id = 20100; id < 20200; ++id) CHECK(insert(id) == id);
+  CHECK(find(names[20150]) == 20150);
+
+  // A new module: ids start again from 0 and nothing of the old one stays
+  // (its ids are higher than the new scope's first).
+  table.Begin(0);
+  CHECK(find(names[20150]) == ScopeNameTable::kNotFound);
+  for (uint32_t id = 0; id < 50; ++id) CHECK(insert(id) == id);
+  CHECK(find(names[49]) == 49);
+  CHECK(find(names[20150]) == ScopeNameTable::kNotFound);
+
+  table.Release();
+  table.Begin(0);
+  CHECK(find(names[3]) == ScopeNameTable::kNotFound);
+  CHECK(insert(3) == 3);
+  CHECK(find(names[3]) == 3);
 }
 
 TEST_CASE("CopyingNameTable answers the same in any lookup order", "[name-table]") {

@@ -1,0 +1,110 @@
+// Instruction-name lookup for one computation scope, 8 bytes a slot: an
+// instruction's id and its name's hash. The name itself is compared through
+// the instruction (its name in the text), which the caller gives as
+// `name_of(id)`. A module's largest computation (a scheduled entry of
+// millions of instructions) makes its table one of the biggest blocks the
+// parse touches, and on machines where fresh memory is dear (virtual
+// machines whose host takes freed pages back) the 24-byte slots of a
+// NameTable cost more in page zeroing than in lookups.
+//
+// A scope's instructions have consecutive ids from `first_id` on (nested
+// scopes have tables of their own), so Begin(first_id) empties the table in
+// O(1): an entry of an earlier scope has a smaller id.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "util/hash.h"
+#include "util/prefetch.h"
+
+namespace hlolint {
+
+class ScopeNameTable {
+ public:
+  static constexpr uint32_t kNotFound = 0xffffffffu;
+  static constexpr size_t kKeptSlots = 4096;
+
+  ScopeNameTable() { slots_.resize(64); }
+
+  // Starts a scope whose instructions have ids from `first_id` on. Ids that
+  // start again lower (the next module) wipe the table for real.
+  void Begin(uint32_t first_id) {
+    if (first_id < base_) std::fill(slots_.begin(), slots_.end(), Slot{});
+    base_ = first_id;
+    size_ = 0;
+  }
+
+  // Starts loading the slot where a name with this hash goes.
+  void Prefetch(uint32_t hash) const { PrefetchForRead(&slots_[hash & (slots_.size() - 1)]); }
+
+  template <typename NameOf>
+  uint32_t FindHashed(std::string_view name, uint32_t hash, const NameOf& name_of) const {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (!Live(s)) return kNotFound;
+      if (s.hash == hash && Equal(name_of(s.stored - 1), name)) return s.stored - 1;
+    }
+  }
+
+  // Inserts `id` under `name` unless a live entry has that name; returns the
+  // id now stored under it. `id` is at least the scope's first id.
+  template <typename NameOf>
+  uint32_t InsertHashed(std::string_view name, uint32_t hash, uint32_t id, const NameOf& name_of) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (!Live(s)) {
+        s = Slot{id + 1, hash};
+        ++size_;
+        return id;
+      }
+      if (s.hash == hash && Equal(name_of(s.stored - 1), name)) return s.stored - 1;
+    }
+  }
+
+  // Gives back the memory of a table grown large (before the rules run, so
+  // a big computation's table does not stay); empties a small one.
+  void Release() {
+    if (slots_.size() > kKeptSlots) {
+      std::vector<Slot>(64).swap(slots_);
+    } else {
+      std::fill(slots_.begin(), slots_.end(), Slot{});
+    }
+    base_ = 0;
+    size_ = 0;
+  }
+
+ private:
+  struct Slot {
+    uint32_t stored = 0;  // id + 1; 0: never used
+    uint32_t hash = 0;
+  };
+
+  bool Live(const Slot& s) const { return s.stored > base_; }
+  static bool Equal(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && BytesEqual(a.data(), b.data(), b.size());
+  }
+
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.size() * 2, Slot{});
+    const size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (!Live(s)) continue;
+      size_t i = s.hash & mask;
+      while (slots_[i].stored != 0) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+  uint32_t base_ = 0;  // entries with smaller ids belong to earlier scopes
+};
+
+}  // namespace hlolint
