@@ -6,6 +6,8 @@
 // random inputs; these are the cases we know matter.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "engine/lint.h"
+#include "engine/rule.h"
 #include "report/report.h"
 #include "rules/registry.h"
 #include "source/source_file.h"
@@ -144,6 +147,52 @@ TEST_CASE("lint robustness: the rank limit is a located parse error") {
   CHECK(result.diagnostics[0].resolved.line == 3);
   CHECK(result.diagnostics[0].resolved.column == 22);  // the fourth dimension
   CHECK(result.diagnostics[0].message == "shape has more than 3 dimensions (hlolint's limit)");
+}
+
+// Truncates its file while the lint runs (another process rewriting a dump
+// being linted), then reports at the root: resolving that position reads
+// the text past the file's new end.
+class TruncateFileRule : public Rule {
+ public:
+  explicit TruncateFileRule(std::string path) : path_(std::move(path)) {}
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{"truncate-file", "meta", Severity::kError, "test rule"};
+    return kInfo;
+  }
+  void Check(RuleContext& ctx) const override {
+    REQUIRE(::truncate(path_.c_str(), 4096) == 0);
+    const Module& m = ctx.module();
+    ctx.Report(m.computation(m.entry()).root, "at the root");
+  }
+
+ private:
+  std::string path_;
+};
+
+TEST_CASE("lint robustness: a large file truncated while linted is an I/O error, not a crash") {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("hlolint_truncated_" + std::to_string(::getpid()) + ".hlo");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "HloModule m\n\nENTRY %e (p: f32[4]) -> f32[4] {\n  %p = f32[4]{0} parameter(0)\n";
+    std::string previous = "p";
+    for (int i = 0; out.tellp() < (12 << 20); ++i) {
+      const std::string name = "n" + std::to_string(i);
+      out << "  %" << name << " = f32[4]{0} negate(f32[4]{0} %" << previous << ")\n";
+      previous = name;
+    }
+    out << "  ROOT %r = f32[4]{0} negate(f32[4]{0} %" << previous << ")\n}\n";
+  }
+  TruncateFileRule rule(path.string());
+  LintOptions options;
+  options.rules = {&rule};
+  options.known_rules = AllRules();
+  const FileResult result = LintFile(path.string(), "shown.hlo", options);
+  CHECK(result.io_error);
+  CHECK_THAT(result.io_error_message, Catch::Contains("was truncated while hlolint read it"));
+  CHECK(result.diagnostics.empty());
+  std::filesystem::remove(path);
 }
 
 }  // namespace
