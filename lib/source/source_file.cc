@@ -69,7 +69,9 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
       file->data_ = file->owned_.get();
       return file;
     }
-    if (size <= ReadBuffer::kMaxBytes) {
+    const bool into_buffer = buffer != nullptr && buffer->Takes(size);
+    if (buffer != nullptr) buffer->NoteFile();
+    if (into_buffer || (buffer == nullptr && size <= ReadBuffer::kMaxBytes)) {
       // Small: into the worker's buffer, or a block of the file's own.
       char* data;
       if (buffer != nullptr) {

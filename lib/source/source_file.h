@@ -35,13 +35,26 @@ class ReadBuffer {
  public:
   // Files up to this size are read into the buffer; larger ones are mapped.
   static constexpr uint64_t kMaxBytes = uint64_t{8} << 20;
+  // From its second file on, the buffer also takes files up to this size:
+  // mapping a file costs a fault per 4 KB page on first touch, memory this
+  // thread reuses costs nothing, and a dump directory holds the same module
+  // after pass after pass. A first file, the only one of most runs, is
+  // mapped: fresh memory to read it into would cost more.
+  static constexpr uint64_t kMaxReusedBytes = uint64_t{64} << 20;
 
+  // Whether a file of `bytes` is read into this buffer (see above).
+  bool Takes(uint64_t bytes) const {
+    return bytes <= kMaxBytes || (bytes <= kMaxReusedBytes && files_ > 0);
+  }
+  // Counts a file opened while this buffer served (read into it or not).
+  void NoteFile() { ++files_; }
   // Room for `bytes` plus the zero sentinel; the old contents are not kept.
   char* Reserve(size_t bytes);
 
  private:
   std::unique_ptr<char[]> data_;
   size_t capacity_ = 0;
+  size_t files_ = 0;
 };
 
 struct SuppressionMarkerSink;
@@ -52,7 +65,7 @@ class SourceFile {
  public:
   // Reads a file: a large regular file is mapped (see MapLarge), a small one
   // read into memory, a stream (FIFO, device) to its end. With a `buffer`, a
-  // regular file of at most ReadBuffer::kMaxBytes is read into it instead:
+  // regular file the buffer takes (ReadBuffer::Takes) is read into it instead:
   // the SourceFile then borrows the buffer, which must outlive it and serve
   // no other file meanwhile. For many small files this is cheaper than
   // memory of their own, whose munmap also interrupts every other thread of

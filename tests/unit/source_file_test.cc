@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "engine/lint.h"
@@ -71,6 +72,65 @@ TEST_CASE("SourceFile reads small files into a reused buffer") {
   {
     auto file = SourceFile::Open((dir / "missing.hlo").string(), "missing.hlo", &buffer);
     CHECK(!file.ok());
+  }
+  fs::remove_all(dir);
+}
+
+// Whether `address` lies in a mapping of a file (/proc/self/maps names a
+// path), rather than in anonymous memory.
+bool InFileMapping(const void* address) {
+  const auto target = reinterpret_cast<uintptr_t>(address);
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream fields(line);
+    if (!(fields >> std::hex >> begin >> dash >> end) || target < begin || target >= end) continue;
+    return line.find('/') != std::string::npos;
+  }
+  return false;
+}
+
+// A worker's first large file is mapped; from its second file on, files up
+// to ReadBuffer::kMaxReusedBytes are read into the buffer it reuses; larger
+// ones are always mapped.
+TEST_CASE("SourceFile maps a worker's first large file and reads later ones into its buffer") {
+  const fs::path dir = TestDir();
+  const std::string line = "%instruction = f32[8]{0} parameter(0)\n";
+  std::string mid;
+  while (mid.size() <= ReadBuffer::kMaxBytes) mid += line;
+  std::string huge;
+  while (huge.size() <= ReadBuffer::kMaxReusedBytes) huge += mid;
+  const fs::path mid_path = Write(dir / "mid.hlo", mid);
+  const fs::path huge_path = Write(dir / "huge.hlo", huge);
+  huge.clear();
+
+  ReadBuffer buffer;
+  CHECK(buffer.Takes(ReadBuffer::kMaxBytes));
+  CHECK_FALSE(buffer.Takes(ReadBuffer::kMaxBytes + 1));
+  {
+    auto file = SourceFile::Open(mid_path.string(), "mid.hlo", &buffer);
+    REQUIRE(file.ok());
+    CheckText(**file, mid);
+    CHECK(InFileMapping((*file)->data()));
+  }
+  CHECK(buffer.Takes(ReadBuffer::kMaxReusedBytes));
+  CHECK_FALSE(buffer.Takes(ReadBuffer::kMaxReusedBytes + 1));
+  const char* reused = nullptr;
+  for (int round = 0; round < 2; ++round) {
+    auto file = SourceFile::Open(mid_path.string(), "mid.hlo", &buffer);
+    REQUIRE(file.ok());
+    CheckText(**file, mid);
+    CHECK_FALSE(InFileMapping((*file)->data()));
+    if (round == 0) reused = (*file)->data();
+    CHECK((*file)->data() == reused);
+  }
+  {
+    auto file = SourceFile::Open(huge_path.string(), "huge.hlo", &buffer);
+    REQUIRE(file.ok());
+    CHECK((*file)->size() > ReadBuffer::kMaxReusedBytes);
+    CHECK(InFileMapping((*file)->data()));
   }
   fs::remove_all(dir);
 }
