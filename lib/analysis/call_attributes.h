@@ -16,6 +16,7 @@
 #include "analysis/parsed_by_text.h"
 #include "ir/module.h"
 #include "parse/attributes.h"
+#include "util/sparse_id_index.h"
 
 namespace hlolint {
 
@@ -39,12 +40,10 @@ class CallAttributes {
   };
   ParsedByText<std::vector<OutputOperandAlias>> aliasing_by_text_;
   ParsedByText<std::string> target_by_text_;
-  // The instructions with either attribute, as a bit per instruction; their
-  // values in id order; and per 64-bit word of bits, how many are set before
-  // it. A lookup is a bit test and a population count in small arrays, then
-  // one read in values_: no hash table missing the cache in a large module.
-  std::vector<uint64_t> has_values_;
-  std::vector<uint32_t> set_before_word_;
+  // The instructions with either attribute, and their values in id order.
+  // A lookup is a bit test and a population count in small arrays, then one
+  // read in values_: no hash table missing the cache in a large module.
+  SparseIdIndex with_values_;
   std::vector<Values> values_;
   const Values* Find(InstrId id) const;
 };

@@ -96,7 +96,7 @@ bool IsLayoutOnlyBlocker(Opcode opcode) {
 InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
     : m_(module),
       call_attributes_(analyses.Get<CallAttributes>()),
-      ranges_(module.instruction_count()),
+      range_of_(module.instruction_count()),
       state_(module.instruction_count(), 0) {
   // Every candidate now, in id order, so the little text still read here
   // (an all-reduce-start's backend_config) is read in text order and
@@ -112,6 +112,15 @@ InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
     released.Advance(m_.instr(id).name_offset);
     Compute(id);
   }
+  in_place_ = SparseIdIndex(m_.instruction_count());
+  for (InstrId id : candidates) {
+    if (range_of_[id].count == 0) continue;
+    in_place_.Add(id);
+    ranges_.push_back(range_of_[id]);
+  }
+  std::vector<Range>().swap(range_of_);
+  std::vector<uint8_t>().swap(state_);
+  scratch_.clear();
 }
 
 const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& output_index) const {
@@ -137,7 +146,7 @@ void InPlacePairs::Compute(InstrId id) {
     AddDirectPairs(id, pairs);
   }
   --depth_;
-  ranges_[id] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
+  range_of_[id] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
   pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
   state_[id] = 2;
 }
@@ -247,7 +256,7 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlaceP
   // to pairs_ and may move it.
   auto pair_range = [&](InstrId id) {
     Compute(id);
-    return ranges_[id];
+    return range_of_[id];
   };
 
   ForEachLeaf(m_.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
@@ -312,7 +321,7 @@ ValueRef FollowExtended(const Module& m, ValueRef value, std::vector<InstrId>* b
 
 ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses) {
   const InPlacePairs& table = analyses.Get<InPlacePairs>();
-  ranges_.resize(m.instruction_count());
+  with_pairs_ = SparseIdIndex(m.instruction_count());
   for (InstrId fusion : analyses.Get<OpcodeIndex>().Of(Opcode::kFusion)) {
     if (m.called(fusion).empty()) continue;
     const InstrId root = m.computation(m.called(fusion)[0]).root;
@@ -350,7 +359,9 @@ ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses) {
       any_missed |= found.missed_by_xla;
       pairs_.push_back(std::move(found));
     });
-    ranges_[fusion] = {begin, static_cast<uint32_t>(pairs_.size()) - begin};
+    if (pairs_.size() == begin) continue;
+    with_pairs_.Add(fusion);  // in id order (OpcodeIndex)
+    ranges_.push_back({begin, static_cast<uint32_t>(pairs_.size()) - begin});
     if (any_missed) missed_.push_back(fusion);
   }
 }

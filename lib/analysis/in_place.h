@@ -15,6 +15,7 @@
 #include "analysis/analyses.h"
 #include "analysis/call_attributes.h"
 #include "ir/module.h"
+#include "util/sparse_id_index.h"
 
 namespace hlolint {
 
@@ -50,10 +51,12 @@ class InPlacePairs {
 
   // GetInPlaceInputOutputPairs(id); empty for instructions that are not in place.
   std::span<const InPlacePair> Get(InstrId id) const {
-    const Range& r = ranges_[id];
+    const uint32_t at = in_place_.Find(id);
+    if (at == SparseIdIndex::kNone) return {};
+    const Range& r = ranges_[at];
     return {pairs_.data() + r.begin, r.count};
   }
-  bool IsInPlace(InstrId id) const { return ranges_[id].count != 0; }
+  bool IsInPlace(InstrId id) const { return in_place_.Find(id) != SparseIdIndex::kNone; }
   // The pair of `id` whose output index is `output_index`, or null.
   const InPlacePair* PairForOutput(InstrId id, const ShapeIndex& output_index) const;
 
@@ -69,8 +72,14 @@ class InPlacePairs {
   const Module& m_;
   const CallAttributes& call_attributes_;
   std::vector<InPlacePair> pairs_;
+  // Once built: the instructions with pairs, and their ranges in pairs_.
+  SparseIdIndex in_place_;
   std::vector<Range> ranges_;
-  std::vector<uint8_t> state_;  // 0 = not computed, 1 = computing, 2 = done
+  // While building: a range and a state per instruction (0 = not computed,
+  // 1 = computing, 2 = done), freed at the end so that the analyses built
+  // next reuse their memory instead of fresh pages.
+  std::vector<Range> range_of_;
+  std::vector<uint8_t> state_;
   std::deque<std::vector<InPlacePair>> scratch_;  // by depth_; deque: no moves
   size_t depth_ = 0;
 };
@@ -96,7 +105,9 @@ class ExtendedFusionPairs {
   ExtendedFusionPairs(const Module& module, Analyses& analyses);
 
   std::span<const ExtendedFusionPair> Get(InstrId fusion) const {
-    const Range& r = ranges_[fusion];
+    const uint32_t at = with_pairs_.Find(fusion);
+    if (at == SparseIdIndex::kNone) return {};
+    const Range& r = ranges_[at];
     return {pairs_.data() + r.begin, r.count};
   }
   // Fusion instructions with at least one pair missed by XLA, in id order.
@@ -108,6 +119,9 @@ class ExtendedFusionPairs {
     uint32_t count = 0;
   };
   std::vector<ExtendedFusionPair> pairs_;
+  // The fusions with pairs (few: a range per instruction would be 8 bytes
+  // of fresh memory each) and their ranges in pairs_.
+  SparseIdIndex with_pairs_;
   std::vector<Range> ranges_;
   std::vector<InstrId> missed_;
 };
