@@ -10,6 +10,7 @@
 
 #include "engine/lint.h"
 #include "rules/registry.h"
+#include "proc_smaps.h"
 #include "source/source_file.h"
 
 namespace hlolint {
@@ -76,21 +77,8 @@ TEST_CASE("SourceFile reads small files into a reused buffer") {
   fs::remove_all(dir);
 }
 
-// Whether `address` lies in a mapping of a file (/proc/self/maps names a
-// path), rather than in anonymous memory.
-bool InFileMapping(const void* address) {
-  const auto target = reinterpret_cast<uintptr_t>(address);
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  while (std::getline(maps, line)) {
-    uintptr_t begin = 0, end = 0;
-    char dash = 0;
-    std::istringstream fields(line);
-    if (!(fields >> std::hex >> begin >> dash >> end) || target < begin || target >= end) continue;
-    return line.find('/') != std::string::npos;
-  }
-  return false;
-}
+// Whether `address` lies in a mapping of a file, not anonymous memory.
+bool InFileMapping(const void* address) { return !MappedPathAt(address).empty(); }
 
 // A worker's first large file is mapped; from its second file on, files up
 // to ReadBuffer::kMaxReusedBytes are read into the buffer it reuses; larger

@@ -13,6 +13,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "proc_smaps.h"
 #include "source/source_file.h"
 
 namespace hlolint {
@@ -61,22 +62,6 @@ TEST_CASE("Released pages of a mapped file read back unchanged") {
   CHECK(f.data()[f.size()] == '\0');  // the sentinel page is not the file's
   CHECK(f.LineCount() == static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n') + 1));
   fs::remove(path);
-}
-
-// The path of the file mapped at `address` (/proc/self/maps), or "".
-std::string MappedPathAt(const void* address) {
-  const auto target = reinterpret_cast<uintptr_t>(address);
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  while (std::getline(maps, line)) {
-    uintptr_t begin = 0, end = 0;
-    char dash = 0;
-    std::istringstream fields(line);
-    if (!(fields >> std::hex >> begin >> dash >> end) || target < begin || target >= end) continue;
-    const size_t slash = line.find('/');
-    return slash == std::string::npos ? "" : line.substr(slash);
-  }
-  return "";
 }
 
 // A large file's text is the page cache's pages, not a copy in fresh memory
