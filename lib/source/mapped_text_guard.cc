@@ -24,6 +24,7 @@ struct Slot {
 Slot g_slots[kSlots];
 std::mutex g_claim_mutex;  // claiming and freeing slots (not the handler)
 struct sigaction g_previous;
+uintptr_t g_page = 4096;  // read at install: sysconf is not async-signal-safe
 
 void OnSigbus(int signal, siginfo_t* info, void* context) {
   const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
@@ -31,8 +32,7 @@ void OnSigbus(int signal, siginfo_t* info, void* context) {
     const uintptr_t begin = slot.begin.load(std::memory_order_acquire);
     const uintptr_t end = slot.end.load(std::memory_order_acquire);
     if (begin == 0 || address < begin || address >= end) continue;
-    const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const uintptr_t from = address / page * page;
+    const uintptr_t from = address / g_page * g_page;
     // Zeros from the faulting page to the end of the text: the file ends
     // there now. mmap is a plain system call, safe in a handler.
     if (::mmap(reinterpret_cast<void*>(from), end - from, PROT_READ,
@@ -53,6 +53,7 @@ void OnSigbus(int signal, siginfo_t* info, void* context) {
 }
 
 void InstallHandler() {
+  g_page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   struct sigaction action = {};
   action.sa_sigaction = OnSigbus;
   action.sa_flags = SA_SIGINFO | SA_NODEFER;

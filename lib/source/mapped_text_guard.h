@@ -4,7 +4,7 @@
 // rest of the text and notes the file as changed, and the read goes on (the
 // parser sees the zeros as the end of the text). The caller then reports the
 // file as changed while linted instead of its findings. Any other SIGBUS
-// keeps its default action.
+// gets the handling it had before (by default, the process ends).
 #pragma once
 
 #include <cstddef>

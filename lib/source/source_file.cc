@@ -21,6 +21,23 @@ absl::Status ErrnoError(const std::string& what, const std::string& path) {
                       absl::StrCat("cannot ", what, " '", path, "': ", std::strerror(errno)));
 }
 
+// Reads [offset, offset + size) of `fd` into `out`; returns the bytes read
+// (fewer if the file was truncated meanwhile) or -1.
+ssize_t ReadFully(int fd, char* out, size_t size, size_t offset) {
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::pread(fd, out + done, std::min<size_t>(size - done, size_t{1} << 30),
+                              static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+  }
+  return static_cast<ssize_t>(done);
+}
+
 class FdCloser {
  public:
   explicit FdCloser(int fd) : fd_(fd) {}
@@ -80,19 +97,11 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
         file->owned_.reset(new char[size + kSentinelBytes]);
         data = file->owned_.get();
       }
-      size_t done = 0;
-      while (done < size) {
-        const ssize_t n = ::read(fd, data + done, size - done);
-        if (n < 0) {
-          if (errno == EINTR) continue;
-          return ErrnoError("read", path);
-        }
-        if (n == 0) break;  // truncated meanwhile: lint what is there
-        done += static_cast<size_t>(n);
-      }
+      const ssize_t done = ReadFully(fd, data, size, 0);  // short if truncated meanwhile
+      if (done < 0) return ErrnoError("read", path);
       std::memset(data + done, 0, kSentinelBytes);
       file->data_ = data;
-      file->size_ = done;
+      file->size_ = static_cast<size_t>(done);
       return file;
     }
     return MapLarge(fd, size, path, std::move(file));
@@ -105,27 +114,6 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
   if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   return ReadStream(fd, path, std::move(file->path_));
 }
-
-namespace {
-
-// Reads [offset, offset + size) of `fd` into `out`; returns the bytes read
-// (fewer if the file was truncated meanwhile) or -1.
-ssize_t ReadFully(int fd, char* out, size_t size, size_t offset) {
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::pread(fd, out + done, std::min<size_t>(size - done, size_t{1} << 30),
-                              static_cast<off_t>(offset + done));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    if (n == 0) break;
-    done += static_cast<size_t>(n);
-  }
-  return static_cast<ssize_t>(done);
-}
-
-}  // namespace
 
 // A large file is mapped from the page cache with its page tables filled in
 // one call (MAP_POPULATE): no byte is copied and no fresh memory is taken.
