@@ -66,7 +66,7 @@ class VerifyBuffersRule : public Rule {
       const bool custom_call =
           in.opcode == Opcode::kCustomCall ||
           (in.opcode == Opcode::kAsyncStart && in.has(Instruction::kAsyncSugar) &&
-           in.async_wrapped_opcode == Opcode::kCustomCall);
+           in.async_wrapped_opcode() == Opcode::kCustomCall);
       if (custom_call && !CheckCustomCall(ctx, id)) continue;
       if (!m.has_known_shape(id) || !HasBuffer(m.shape(id))) continue;
       if (in.opcode == Opcode::kCustomCall || in.opcode == Opcode::kParameter) {
@@ -172,7 +172,7 @@ class VerifyBuffersRule : public Rule {
     for (InstrId user : m.users(value)) {
       switch (m.opcode(user)) {
         case Opcode::kGetTupleElement: {
-          if (index.empty() || index[0] != m.instr(user).number) break;
+          if (index.empty() || index[0] != m.number(user)) break;
           ShapeIndex rest(index.begin() + 1, index.end());
           writers += CountWriters(m, user, rest, depth + 1);
           break;

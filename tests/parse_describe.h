@@ -51,8 +51,8 @@ inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
       const Instruction& in = m.instr(id);
       out << id << " " << m.name(id) << " #" << m.name_hash(id) << " @" << in.name_offset << "-" << in.end_offset << " "
           << OpcodeName(in.opcode) << " " << ShapeToString(m.shape(id), true) << " shape#"
-          << in.shape << " n=" << in.number << " flags=" << int(in.flags) << " parent=" << in.parent
-          << " kind=" << int(in.fusion_kind) << " wrapped=" << int(in.async_wrapped_opcode)
+          << in.shape << " n=" << m.number(id) << " flags=" << int(in.flags) << " parent=" << in.parent
+          << " kind=" << int(in.fusion_kind()) << " wrapped=" << int(in.async_wrapped_opcode())
           << " ops";
       for (InstrId o : m.operands(id)) out << " " << o;
       out << " users";

@@ -73,7 +73,7 @@ ValueRef FollowTupleIndirection(const Module& m, ValueRef value) {
     value.index.erase(value.index.begin());
   }
   while (m.opcode(value.instr) == Opcode::kGetTupleElement && !m.operands(value.instr).empty()) {
-    value.index.insert(value.index.begin(), m.instr(value.instr).number);
+    value.index.insert(value.index.begin(), m.number(value.instr));
     value.instr = m.operand(value.instr, 0);
   }
   return value;
@@ -284,7 +284,7 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlaceP
       input = in;
     }
     if (input && m_.opcode(input->instr) == Opcode::kParameter) {
-      result.push_back({m_.instr(input->instr).number, input->index, index});
+      result.push_back({m_.number(input->instr), input->index, index});
     }
   });
 }
@@ -352,7 +352,7 @@ ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses) {
       }
       if (m.opcode(in.instr) != Opcode::kParameter) return;
       ExtendedFusionPair found;
-      found.pair = {m.instr(in.instr).number, in.index, index};
+      found.pair = {m.number(in.instr), in.index, index};
       found.in_place_op = source.instr;
       found.blockers = std::move(blockers);
       found.missed_by_xla = !HasPair(table.Get(fusion), found.pair);

@@ -28,7 +28,7 @@ bool StepValue(const Module& m, ValueRef& v) {
     return true;
   }
   if (op == Opcode::kGetTupleElement && !operands.empty()) {
-    v.index.insert(v.index.begin(), m.instr(v.instr).number);
+    v.index.insert(v.index.begin(), m.number(v.instr));
     v.instr = operands[0];
     return true;
   }
@@ -138,7 +138,7 @@ const InputOutputAlias* RootReachability::EntryAliasFor(const ValueRef& source) 
   if (m_.opcode(source.instr) != Opcode::kParameter) return nullptr;
   const CompId parent = m_.parent(source.instr);
   if (parent == kNoId || parent != m_.entry()) return nullptr;
-  const int64_t number = m_.instr(source.instr).number;
+  const int64_t number = m_.number(source.instr);
   for (const InputOutputAlias& alias : m_.header().input_output_alias) {
     if (alias.parameter == number && IndicesOverlap(alias.parameter_index, source.index)) {
       return &alias;

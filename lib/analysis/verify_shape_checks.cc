@@ -324,7 +324,7 @@ inline bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
   }
   const std::array<uint64_t, 4> key{
       (static_cast<uint64_t>(op) << 32) | m_.shape(id).id, operands, text,
-      (static_cast<uint64_t>(in.number) << 1) | (in.has(Instruction::kShapeWritten) ? 1 : 0)};
+      (static_cast<uint64_t>(m_.number(id)) << 1) | (in.has(Instruction::kShapeWritten) ? 1 : 0)};
   if (shape_ops_ok_.Contains(key)) return true;
   if (!CheckShapeOpsUncached(id, f)) return false;
   shape_ops_ok_.Insert(key);
@@ -438,13 +438,13 @@ bool ShapeChecker::CheckShapeOpsUncached(InstrId id, VerifyFinding* f) {
       return Compare(id, inferred_, false, "ShapeVerifier::HandlePad", f);
     }
     case Opcode::kIota:
-      if (!CheckIotaShape(result, in.number, &error_)) {
+      if (!CheckIotaShape(result, m_.number(id), &error_)) {
         return InferenceFailed("ShapeVerifier::HandleIota", f, AttrName::kIotaDimension);
       }
       return true;
     case Opcode::kGetTupleElement: {
       const Shape* element = nullptr;
-      if (!InferGetTupleElementShape(operand(0), in.number, &element, &error_)) {
+      if (!InferGetTupleElementShape(operand(0), m_.number(id), &element, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleGetTupleElement", f, AttrName::kIndex);
       }
       return Compare(id, *element, true, "ShapeVerifier::HandleGetTupleElement", f);

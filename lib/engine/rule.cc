@@ -58,7 +58,7 @@ RuleContext::RuleContext(const Module& module, Analyses& analyses, const Rule& r
 
 SourceSpan RuleContext::InstructionSpan(InstrId id) const {
   const Instruction& instr = module_.instr(id);
-  return {instr.name_offset, instr.name_offset + instr.name_size};
+  return {instr.name_offset, instr.name_offset + module_.NameSize(instr)};
 }
 
 std::optional<SourceSpan> RuleContext::AttributeSpan(InstrId id, AttrName attribute) const {

@@ -59,11 +59,13 @@ void Module::Builder::AdoptLists(Module& other) {
 
 void Module::Builder::BuildUsers() {
   // The parser counted each instruction's distinct users (CountUses). One
-  // pass in id order copies each instruction's lists into a new pool with
-  // room for its users after them, and appends the instruction to the user
-  // lists of its operands, whose blocks (lower ids) are already placed. The
-  // opcode array is filled on the way, as the pass reads every record anyway.
-  // While a list fills, user_count counts the users written so far.
+  // pass in id order copies each instruction's block (header words,
+  // operands, called computations; control predecessors) into a new pool
+  // with room for its users before the control predecessors, and appends
+  // the instruction to the user lists of its operands, whose blocks (lower
+  // ids) are already placed. The opcode array is filled on the way, as the
+  // pass reads every record anyway. While a list fills, user_count counts
+  // the users written so far.
   std::vector<Instruction>& instrs = m.instructions_;
   const size_t n = instrs.size();
   m.opcodes_.resize(n);
@@ -73,16 +75,24 @@ void Module::Builder::BuildUsers() {
   uint32_t begin = 0;
   for (InstrId id = 0; id < n; ++id) {
     Instruction& in = instrs[id];
-    const uint32_t lists = in.operand_count + in.control_count + in.called_count;
-    const uint32_t* from = old_ids + in.operands_begin;
+    const uint32_t header = in.HeaderWords();
+    const bool has_control = in.flags & Instruction::kHasControl;
+    const uint32_t lists = header + in.operand_count + in.called_count;
+    const uint32_t* from = old_ids + in.operands_begin - header;
     uint32_t* to = ids + begin;
     for (uint32_t k = 0; k < lists; ++k) to[k] = from[k];
-    in.operands_begin = begin;
+    in.operands_begin = begin + header;
     begin += lists + in.user_count;
+    if (has_control) {
+      const uint32_t controls = from[header - 1];
+      for (uint32_t k = 0; k < controls; ++k) ids[begin + k] = from[lists + k];
+      begin += controls;
+    }
     in.user_count = 0;
     m.opcodes_[id] = in.opcode;
+    const uint32_t* operands = ids + in.operands_begin;
     for (uint32_t k = 0; k < in.operand_count; ++k) {
-      Instruction& op = instrs[to[k]];
+      Instruction& op = instrs[operands[k]];
       uint32_t* users = ids + op.users_begin();
       // A repeated operand has this instruction as its last user.
       if (op.user_count != 0 && users[op.user_count - 1] == id) continue;

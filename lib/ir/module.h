@@ -69,39 +69,63 @@ struct Instruction {
     kCompactGte = 8,       // created from the compact `%tuple#1` operand form
     kSideEffectAttr = 16,  // custom_call_has_side_effect=true
     kAsyncSugar = 32,      // written as `X-start` / `X-update` / `X-done`
+    kHasControl = 64,      // has control predecessors (their count heads the id block)
   };
+  // name_size of a name at least this long: the size heads the id block.
+  static constexpr uint16_t kLongName = 0xffff;
 
+  // 40 bytes, the bulk of a large module's IR: what few instructions have
+  // (a number, control predecessors, a name of 64 KB) heads their block of
+  // Module::ids_ instead (Module::number, control_predecessors, name).
   uint32_t name_offset = 0;  // offset of the name, without '%'
-  uint32_t name_size = 0;
   uint32_t end_offset = 0;   // one past the instruction's last token
   ShapeId shape = kNoShape;
   CompId parent = kNoId;
-  // The instruction's lists are one block of Module::ids_: operands, control
-  // predecessors, called computations, users. Only where it starts is kept.
+  // The instruction's lists are one block of Module::ids_: the header words
+  // (HeaderWords), then operands, called computations, users, control
+  // predecessors. operands_begin is where the operands start.
   uint32_t operands_begin = 0;
   uint32_t operand_count = 0;
   uint32_t user_count = 0;
   uint32_t attrs_begin = 0;
-  uint32_t control_count = 0;
-  // parameter(N): N; get-tuple-element: index; iota: iota_dimension.
-  int64_t number = 0;
+  uint16_t name_size = 0;      // kLongName: see Module::name
   uint16_t called_count = 0;   // the parser rejects more (kMaxCalled)
-  uint16_t attr_count = 0;     // at most one per AttrName
   Opcode opcode = Opcode::kInvalid;
-  // For async-start/update/done: the opcode of the wrapped instruction (X of
-  // the `X-start` sugar, or the root of the `calls=` computation).
-  Opcode async_wrapped_opcode = Opcode::kInvalid;
-  FusionKind fusion_kind = FusionKind::kNone;
+  // A fusion's FusionKind; for async-start/update/done, the opcode of the
+  // wrapped instruction (X of the `X-start` sugar, or the root of the
+  // `calls=` computation). See fusion_kind() and async_wrapped_opcode().
+  uint8_t wrapped_or_kind = static_cast<uint8_t>(Opcode::kInvalid);
+  uint8_t attr_count = 0;      // at most one per AttrName
   uint8_t flags = 0;
 
   static constexpr size_t kMaxCalled = 0xffff;
-  uint32_t control_begin() const { return operands_begin + operand_count; }
-  uint32_t called_begin() const { return control_begin() + control_count; }
+  uint32_t called_begin() const { return operands_begin + operand_count; }
   uint32_t users_begin() const { return called_begin() + called_count; }
+  // Once the module is built (Builder::BuildUsers).
+  uint32_t control_begin() const { return users_begin() + user_count; }
 
+  // parameter(N): N; get-tuple-element: index; iota: iota_dimension. Their
+  // number takes two header words.
+  static constexpr bool HasNumber(Opcode op) {
+    return op == Opcode::kParameter || op == Opcode::kGetTupleElement || op == Opcode::kIota;
+  }
+  // Words of the id block before operands_begin: the name's size when long,
+  // the number (low, high), the control predecessor count.
+  uint32_t HeaderWords() const {
+    return (name_size == kLongName ? 1u : 0u) + (HasNumber(opcode) ? 2u : 0u) +
+           (flags & kHasControl ? 1u : 0u);
+  }
+
+  Opcode async_wrapped_opcode() const {
+    return opcode == Opcode::kFusion ? Opcode::kInvalid : static_cast<Opcode>(wrapped_or_kind);
+  }
+  FusionKind fusion_kind() const {
+    return opcode == Opcode::kFusion ? static_cast<FusionKind>(wrapped_or_kind) : FusionKind::kNone;
+  }
   bool is_root() const { return flags & kIsRoot; }
   bool has(Flags flag) const { return flags & flag; }
 };
+static_assert(sizeof(Instruction) == 40, "an instruction takes 40 bytes in the IR");
 
 struct Computation {
   uint32_t name_offset = 0;
@@ -210,7 +234,19 @@ class Module {
   std::span<const Opcode> opcodes() const { return opcodes_; }
   std::string_view name(InstrId id) const {
     const Instruction& i = instructions_[id];
-    return text(i.name_offset, i.name_size);
+    return text(i.name_offset, NameSize(i));
+  }
+  uint32_t NameSize(const Instruction& i) const {
+    if (i.name_size != Instruction::kLongName) return i.name_size;
+    return ids_[i.operands_begin - i.HeaderWords()];
+  }
+  // parameter(N): N; get-tuple-element: index; iota: iota_dimension; 0 for
+  // other opcodes.
+  int64_t number(InstrId id) const {
+    const Instruction& i = instructions_[id];
+    if (!Instruction::HasNumber(i.opcode)) return 0;
+    const uint32_t* words = ids_.data() + i.operands_begin - (i.flags & Instruction::kHasControl ? 3 : 2);
+    return static_cast<int64_t>(uint64_t{words[0]} | (uint64_t{words[1]} << 32));
   }
   // StringViewHash()(name(id)), kept by the parser (0 for anonymous
   // instructions): names compare without reading the text, which a large
@@ -235,7 +271,8 @@ class Module {
   }
   std::span<const InstrId> control_predecessors(InstrId id) const {
     const Instruction& i = instructions_[id];
-    return {ids_.data() + i.control_begin(), i.control_count};
+    if (!(i.flags & Instruction::kHasControl)) return {};
+    return {ids_.data() + i.control_begin(), ids_[i.operands_begin - 1]};
   }
   // Called computations in XLA's order: while {condition, body},
   // conditional branches in order, select-and-scatter {select, scatter}.
@@ -281,8 +318,8 @@ class Module {
   std::vector<Instruction> instructions_;
   std::vector<uint64_t> name_hashes_;  // by instruction id
   std::vector<Opcode> opcodes_;  // instructions_[id].opcode, filled by BuildUsers
-  // Per instruction, in id order: operands, control predecessors, called
-  // computations (CompIds), users.
+  // Per instruction, in id order: header words (Instruction::HeaderWords),
+  // operands, called computations (CompIds), users, control predecessors.
   std::vector<uint32_t> ids_;
   std::vector<InstrId> order_;
   std::vector<Attribute> attributes_;

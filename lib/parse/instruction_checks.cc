@@ -57,13 +57,13 @@ bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_
                  "AsyncDone cannot be the first operand of an AsyncUpdate or AsyncDone.");
   }
   const Instruction& chain_instr = module_->instr(chain);
-  if (wrapped != Opcode::kInvalid && chain_instr.async_wrapped_opcode != wrapped) {
+  if (wrapped != Opcode::kInvalid && chain_instr.async_wrapped_opcode() != wrapped) {
     return Error(at.opcode, StrCat("Expect async wrapped opcode to be ",
-                                   OpcodeName(chain_instr.async_wrapped_opcode), ", but got ",
+                                   OpcodeName(chain_instr.async_wrapped_opcode()), ", but got ",
                                    OpcodeName(wrapped)));
   }
   // Inherit the chain's wrapped opcode, as XLA does.
-  s.inherited_wrapped = chain_instr.async_wrapped_opcode;
+  s.inherited_wrapped = chain_instr.async_wrapped_opcode();
   return true;
 }
 

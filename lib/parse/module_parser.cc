@@ -731,7 +731,7 @@ InstrId ModuleParser::FindOperandName(std::string_view name) const {
   const std::vector<InstrId>& order = scope_order_[scope_depth_ - 1];
   if (!order.empty()) {
     const Instruction& last = builder_->instructions()[order.back()];
-    if (last.name_size == name.size() && !(last.flags & Instruction::kAnonymous) &&
+    if (module_->NameSize(last) == name.size() && !(last.flags & Instruction::kAnonymous) &&
         BytesEqual(file_.data() + last.name_offset, name.data(), name.size())) {
       return order.back();
     }
@@ -865,18 +865,16 @@ InstrId ModuleParser::CompactGte(CompId computation, InstrId tuple, int64_t inde
   if (it != cache.end()) return it->second;
   Instruction gte;
   gte.name_offset = name_offset;
-  gte.name_size = end_offset - name_offset;
   gte.end_offset = end_offset;
   gte.opcode = Opcode::kGetTupleElement;
   gte.flags = Instruction::kCompactGte | Instruction::kAnonymous;
-  gte.number = index;
   gte.parent = computation;
   gte.shape = module_->has_known_shape(tuple)
                   ? module_->shape(tuple).tuple_shapes[static_cast<size_t>(index)]->id
                   : module_->instr(tuple).shape;  // unknown stays unknown
   InstrScratch& s = ScratchAt(++scratch_level_);
   s.operands.push_back(tuple);
-  InstrId id = AddInstruction(gte, s);
+  InstrId id = AddInstruction(gte, s, end_offset - name_offset, index);
   builder_->name_hashes().push_back(0);
   --scratch_level_;
   cache.emplace(key, id);
@@ -1025,7 +1023,8 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
 
   Instruction instr;
   instr.name_offset = name_offset;
-  instr.name_size = name_size;
+  uint32_t instr_name_size = name_size;
+  int64_t instr_number = 0;
   instr.parent = computation;
 
   // The name goes into the scope's table at the end; fetch its slot now.
@@ -1062,7 +1061,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   if (name_size == 0) {
     // Anonymous nested instruction: named after its opcode token.
     instr.name_offset = at.opcode;
-    instr.name_size = opcode_end - at.opcode;
+    instr_name_size = opcode_end - at.opcode;
     instr.flags |= Instruction::kAnonymous;
   }
   const bool sugar = wrapped != Opcode::kInvalid;
@@ -1073,7 +1072,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   }
   if (fast || kind() == TokKind::kLparen) nested_started_ = true;
   instr.opcode = opcode;
-  instr.async_wrapped_opcode = wrapped;
+  instr.wrapped_or_kind = static_cast<uint8_t>(wrapped);
   if (sugar) instr.flags |= Instruction::kAsyncSugar;
   if (shape_written) instr.flags |= Instruction::kShapeWritten;
 
@@ -1118,7 +1117,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
       if (number < 0) return Error(number_offset, "parameter number must be >= 0");
       if (!ParseToken(TokKind::kRparen, "expects ')' after parameter number")) return false;
     }
-    instr.number = number;
+    instr_number = number;
     if (const InstrId other = parameter_numbers_[scope_depth_ - 1].Find(number); other != kNoId) {
       error_note_ = ParseError{builder_->instructions()[other].name_offset,
                                "the other parameter with this number"};
@@ -1195,16 +1194,16 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   if (opcode == Opcode::kAsyncStart && !sugar && !s.called.empty()) {
     if (IsExternal(s.called[0])) return NeedsFirstHalf(at.opcode);
     const Computation& callee = builder_->computations()[s.called[0]];
-    instr.async_wrapped_opcode = builder_->instructions()[callee.root].opcode;
+    instr.wrapped_or_kind = static_cast<uint8_t>(builder_->instructions()[callee.root].opcode);
   } else if (opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) {
-    instr.async_wrapped_opcode = s.inherited_wrapped;
+    instr.wrapped_or_kind = static_cast<uint8_t>(s.inherited_wrapped);
   }
-  instr.number = opcode == Opcode::kParameter ? instr.number : s.int_value;
-  instr.fusion_kind = s.fusion_kind;
+  if (opcode != Opcode::kParameter) instr_number = s.int_value;
+  if (opcode == Opcode::kFusion) instr.wrapped_or_kind = static_cast<uint8_t>(s.fusion_kind);
   if (s.side_effect) instr.flags |= Instruction::kSideEffectAttr;
 
   // Name checks (XLA's SetAndSanitizeName) and replication count.
-  std::string_view name = module_->text(instr.name_offset, instr.name_size);
+  std::string_view name = module_->text(instr.name_offset, instr_name_size);
   if (!(instr.flags & Instruction::kAnonymous)) {
     if (NeedsSanitizing(name)) {
       const std::string sanitized = SanitizedName(name);
@@ -1223,12 +1222,12 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     }
   }
 
-  const InstrId id = AddInstruction(instr, s);
+  const InstrId id = AddInstruction(instr, s, instr_name_size, instr_number);
   builder_->name_hashes().push_back(name_hash);
   *out = id;
   if (opcode == Opcode::kParameter) {
-    parameter_scopes_[scope_depth_ - 1].emplace_back(instr.number, id);
-    parameter_numbers_[scope_depth_ - 1].Add(instr.number, id);
+    parameter_scopes_[scope_depth_ - 1].emplace_back(instr_number, id);
+    parameter_numbers_[scope_depth_ - 1].Add(instr_number, id);
   }
   if (IsAsyncOpcode(opcode)) {
     // Remember the chain's start so update/done checks need no walk.
@@ -1246,24 +1245,39 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   return true;
 }
 
-InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratch& s) {
+InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratch& s,
+                                     uint32_t name_size, int64_t number) {
   auto& instrs = builder_->instructions();
   auto& ids = builder_->ids();
   const InstrId id = static_cast<InstrId>(instrs.size());
   instrs.push_back(instruction);
   Instruction& in = instrs.back();
+  // The header words (Instruction::HeaderWords), in their order.
+  if (name_size >= Instruction::kLongName) {
+    in.name_size = Instruction::kLongName;
+    ids.push_back(name_size);
+  } else {
+    in.name_size = static_cast<uint16_t>(name_size);
+  }
+  if (Instruction::HasNumber(in.opcode)) {
+    ids.push_back(static_cast<uint32_t>(static_cast<uint64_t>(number)));
+    ids.push_back(static_cast<uint32_t>(static_cast<uint64_t>(number) >> 32));
+  }
+  if (!s.controls.empty()) {
+    in.flags |= Instruction::kHasControl;
+    ids.push_back(static_cast<uint32_t>(s.controls.size()));
+  }
   in.operands_begin = static_cast<uint32_t>(ids.size());
   in.operand_count = static_cast<uint32_t>(s.operands.size());
   // Element by element: these lists hold a few entries, for which a range
   // insert costs several times more.
   for (InstrId operand : s.operands) ids.push_back(operand);
   builder_->CountUses(s.operands);
-  in.control_count = static_cast<uint32_t>(s.controls.size());
-  for (InstrId control : s.controls) ids.push_back(control);
   auto& attrs = builder_->attributes();
   in.attrs_begin = static_cast<uint32_t>(attrs.size());
   // At most one attribute per name, so this fits.
-  in.attr_count = static_cast<uint16_t>(s.attributes.size());
+  static_assert(kAttrNameCount <= 0xff);
+  in.attr_count = static_cast<uint8_t>(s.attributes.size());
   for (const Attribute& attribute : s.attributes) attrs.push_back(attribute);
 
   // Called computations in XLA's order (ParseComputationList keeps them
@@ -1294,9 +1308,12 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
       break;
   }
   in.called_count = static_cast<uint16_t>(ids.size() - called_begin);
+  // Control predecessors after the other lists until BuildUsers puts the
+  // users before them.
+  for (InstrId control : s.controls) ids.push_back(control);
   if (in.opcode == Opcode::kFusion ||
       (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
-       in.async_wrapped_opcode == Opcode::kFusion)) {
+       in.async_wrapped_opcode() == Opcode::kFusion)) {
     for (uint32_t k = 0; k < in.called_count; ++k) {
       // A fragment's first-half computations are marked by the merge.
       if (IsExternal(ids[called_begin + k])) continue;

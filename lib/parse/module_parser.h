@@ -330,7 +330,9 @@ class ModuleParser : public ValueParser {
                         const InstrOffsets& at);
   bool CheckScan(InstrScratch& scratch, const InstrOffsets& at);
   ShapeId InferShape(Opcode opcode, const InstrScratch& scratch);
-  InstrId AddInstruction(const Instruction& instruction, InstrScratch& scratch);
+  // `name_size` and `number` go into the record or its header words.
+  InstrId AddInstruction(const Instruction& instruction, InstrScratch& scratch,
+                         uint32_t name_size, int64_t number);
   InstrId FindName(std::string_view name) const;
   InstrId FindOperandName(std::string_view name) const;  // FindName, last instruction first
   std::optional<int64_t> IntAttribute(InstrId id, AttrName name);
@@ -354,7 +356,7 @@ class ModuleParser : public ValueParser {
   auto InstructionNames() const {
     return [this](uint32_t id) {
       const Instruction& instr = builder_->instructions()[id];
-      return std::string_view(file_.data() + instr.name_offset, instr.name_size);
+      return std::string_view(file_.data() + instr.name_offset, module_->NameSize(instr));
     };
   }
   std::vector<std::vector<InstrId>> scope_order_;

@@ -295,20 +295,25 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
     const size_t first = instrs.size();
     instrs.insert(instrs.end(), half_instrs.begin() + begin, half_instrs.begin() + end);
     for (Instruction& in : std::span(instrs.data() + first, end - begin)) {
-      // The fragment's lists are laid out in id order from 0 (AddInstruction).
+      // The fragment's lists are laid out in id order from 0 (AddInstruction):
+      // header words, operands, called computations, control predecessors.
       uint32_t* list = merged_ids + in.operands_begin;
       in.operands_begin += ids_base;
-      const uint32_t instr_ids = in.operand_count + in.control_count;
-      for (uint32_t k = 0; k < instr_ids; ++k) list[k] += instr_base;
+      for (uint32_t k = 0; k < in.operand_count; ++k) list[k] += instr_base;
       const bool marks_fusion =
           in.opcode == Opcode::kFusion ||
           (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
-           in.async_wrapped_opcode == Opcode::kFusion);
-      for (uint32_t k = instr_ids; k < instr_ids + in.called_count; ++k) {
+           in.async_wrapped_opcode() == Opcode::kFusion);
+      const uint32_t called_end = in.operand_count + in.called_count;
+      for (uint32_t k = in.operand_count; k < called_end; ++k) {
         const CompId c = list[k];
         list[k] = comp_to(c);
         // AddInstruction marked the fragment's own computations.
         if (marks_fusion && c >= kExternalComputation) comps[list[k]].is_fusion_computation = true;
+      }
+      if (in.flags & Instruction::kHasControl) {
+        const uint32_t controls = list[-1];
+        for (uint32_t k = called_end; k < called_end + controls; ++k) list[k] += instr_base;
       }
       if (in.shape != kNoShape) in.shape = shape_to[in.shape];
       in.parent += comp_base;

@@ -36,9 +36,15 @@ void CheckUsersMatchRecount(const Module& m) {
     const auto users = m.users(id);
     CHECK(std::vector<InstrId>(users.begin(), users.end()) == expected[id]);
     // The user lists were sized by the counts taken while parsing: an
-    // instruction's lists end exactly where the next one's begin.
+    // instruction's lists (users, then control predecessors) end exactly
+    // where the next one's block (header words, then operands) begins.
+    const auto controls = m.control_predecessors(id);
+    CHECK(users.data() + users.size() == (controls.empty() ? users.data() + users.size()
+                                                          : controls.data()));
+    const InstrId* block_end = controls.empty() ? users.data() + users.size()
+                                                : controls.data() + controls.size();
     if (id + 1 < m.instruction_count()) {
-      CHECK(users.data() + users.size() == m.operands(id + 1).data());
+      CHECK(block_end == m.operands(id + 1).data() - m.instr(id + 1).HeaderWords());
     }
   }
 }
@@ -125,6 +131,31 @@ TEST_CASE("users: the other lists of an instruction survive the layout") {
   const InstrId p = parsed.Id("p", 1);
   CHECK(Names(second, second.users(p)) == StringList{"q", "s"});
   CHECK(Names(second, second.control_predecessors(parsed.Id("s", 1))) == StringList{"p"});
+}
+
+TEST_CASE("users: header words hold long names, 64-bit numbers and control counts") {
+  // An instruction keeps what few have at the head of its id block; the
+  // layout must keep them next to the lists that BuildUsers moves. (The
+  // out-of-range index is verify-shape's to report, not the parser's.)
+  const std::string long_name(70000, 'n');
+  const std::string text =
+      "HloModule m\n\nENTRY e {\n  %" + long_name + " = f32[] parameter(0)\n"
+      "  %t = (f32[], f32[]) tuple(%" + long_name + ", %" + long_name + ")\n"
+      "  %g = f32[] get-tuple-element(%t), index=4294967298, control-predecessors={%" + long_name + "}\n"
+      "  ROOT %r = f32[] negate(%g), control-predecessors={%t, %" + long_name + "}\n}\n";
+  Parsed parsed = Parse(text);
+  const Module& m = parsed.m(0);
+  const InstrId p = parsed.Id(long_name);
+  CHECK(m.name(p) == long_name);
+  CHECK(m.instr(p).name_size == Instruction::kLongName);
+  CHECK(m.number(p) == 0);
+  CHECK(m.number(parsed.Id("g")) == 4294967298);
+  CHECK(m.number(parsed.Id("t")) == 0);
+  CHECK(Names(m, m.control_predecessors(parsed.Id("g"))) == StringList{long_name});
+  CHECK(Names(m, m.control_predecessors(parsed.Id("r"))) == StringList{"t", long_name});
+  CHECK(Names(m, m.users(p)) == StringList{"t"});
+  CHECK(Names(m, m.operands(parsed.Id("t"))) == StringList{long_name, long_name});
+  CheckUsersMatchRecount(m);
 }
 
 }  // namespace

@@ -150,6 +150,22 @@ void CheckTinyChunksAgree(const SourceFile& file) {
   CHECK(DescribeParse(ParseAllModules(file, limits)) == DescribeParse(ParseAllModules(file)));
 }
 
+TEST_CASE("parallel parse: header words (long names, numbers, control) are merged",
+          "[parser][parallel]") {
+  // What an instruction keeps at the head of its id block (a name of 64 KB
+  // or more, a 64-bit number, a control predecessor count) on both sides.
+  const std::string long_name(70000, 'n');
+  std::string text = "HloModule m\n\nhelper {\n  %" + long_name +
+                     " = f32[] parameter(0)\n  %q = f32[] parameter(1), "
+                     "control-predecessors={%" + long_name + "}\n  ROOT %h = f32[] add(%" +
+                     long_name + ", %q), control-predecessors={%q}\n}\n\n";
+  text += "ENTRY main {\n  %a = f32[] parameter(0)\n  %t = (f32[], f32[]) tuple(%a, %a)\n"
+          "  %g = f32[] get-tuple-element(%t), index=1, control-predecessors={%a}\n"
+          "  %i = s32[4] iota(), iota_dimension=0\n"
+          "  ROOT %c = f32[] call(%g, %a), to_apply=helper, control-predecessors={%i, %t}\n}\n";
+  CHECK(CheckEverySplit(text) == ComputationStarts(text).size());
+}
+
 TEST_CASE("parallel parse: chunks met from both ends", "[parser][parallel]") {
   auto file = SourceFile::FromString("chunks.hlo", kModule);
   for (int round = 0; round < 50; ++round) CheckTinyChunksAgree(*file);

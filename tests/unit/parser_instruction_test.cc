@@ -229,10 +229,10 @@ TEST_CASE("instruction: every opcode parses into its IR opcode") {
     INFO(OpcodeName(static_cast<Opcode>(i)));
     CHECK(seen.count(static_cast<Opcode>(i)) == 1);
   }
-  CHECK(m.instr(p.Id("op_iota")).number == 0);
-  CHECK(m.instr(p.Id("op_get-tuple-element")).number == 0);
-  CHECK(m.instr(p.Id("k")).number == 6);
-  CHECK(m.instr(p.Id("op_fusion")).fusion_kind == FusionKind::kLoop);
+  CHECK(m.number(p.Id("op_iota")) == 0);
+  CHECK(m.number(p.Id("op_get-tuple-element")) == 0);
+  CHECK(m.number(p.Id("k")) == 6);
+  CHECK(m.instr(p.Id("op_fusion")).fusion_kind() == FusionKind::kLoop);
   CHECK(CompNames(m, m.called(p.Id("op_while"))) == StringList{"cond", "body"});
   CHECK(CompNames(m, m.called(p.Id("op_conditional"))) == StringList{"branch0", "branch1"});
   CHECK(CompNames(m, m.called(p.Id("op_select-and-scatter"))) == StringList{"less", "add_f32"});
@@ -240,7 +240,7 @@ TEST_CASE("instruction: every opcode parses into its IR opcode") {
   CHECK(CompNames(m, m.called(p.Id("op_async-start"))) == StringList{"async_comp"});
   // update and done inherit the chain's computation and wrapped opcode.
   CHECK(CompNames(m, m.called(p.Id("op_async-done"))) == StringList{"async_comp"});
-  CHECK(m.instr(p.Id("op_async-done")).async_wrapped_opcode == Opcode::kNegate);
+  CHECK(m.instr(p.Id("op_async-done")).async_wrapped_opcode() == Opcode::kNegate);
   CHECK(m.called(p.Id("op_add")).empty());
 }
 
@@ -258,7 +258,7 @@ ENTRY e {
   CHECK(p.At(m.instr(a).name_offset) == "3:4");
   CHECK(p.At(m.instr(a).end_offset) == "3:30");
   CHECK(m.instr(a).parent == m.entry());
-  CHECK(m.instr(a).number == 0);
+  CHECK(m.number(a) == 0);
   CHECK(ShapeOf(m, a) == "f32[2]{0}");
   const InstrId c = p.Id("c");
   CHECK(p.At(m.instr(c).name_offset) == "5:4");
@@ -331,7 +331,7 @@ ENTRY e {
   CHECK(m.opcode(gte00) == Opcode::kGetTupleElement);
   CHECK(m.instr(gte00).has(Instruction::kCompactGte));
   CHECK(m.instr(gte00).has(Instruction::kAnonymous));
-  CHECK(m.instr(gte00).number == 0);
+  CHECK(m.number(gte00) == 0);
   CHECK(m.name(gte00) == "t#0#0");
   CHECK(ShapeOf(m, gte00) == "f32[2]");
   const InstrId gte0 = m.operand(gte00, 0);
@@ -344,7 +344,7 @@ ENTRY e {
   const InstrId r = p.Id("r");
   CHECK(ShapeOf(m, m.operand(r, 0)) == "f16[3]");
   CHECK(m.operand(m.operand(r, 1), 0) == gte0);
-  CHECK(m.instr(m.operand(r, 1)).number == 1);
+  CHECK(m.number(m.operand(r, 1)) == 1);
 }
 
 TEST_CASE("instruction: control predecessors") {
@@ -475,19 +475,19 @@ ENTRY e {
   const Module& m = p.m();
   const Instruction& start = m.instr(p.Id("start"));
   CHECK(start.opcode == Opcode::kAsyncStart);
-  CHECK(start.async_wrapped_opcode == Opcode::kCustomCall);
+  CHECK(start.async_wrapped_opcode() == Opcode::kCustomCall);
   CHECK(start.has(Instruction::kAsyncSugar));
   CHECK(m.opcode(p.Id("update")) == Opcode::kAsyncUpdate);
-  CHECK(m.instr(p.Id("update")).async_wrapped_opcode == Opcode::kCustomCall);
+  CHECK(m.instr(p.Id("update")).async_wrapped_opcode() == Opcode::kCustomCall);
   CHECK(m.opcode(p.Id("done")) == Opcode::kAsyncDone);
   CHECK(m.instr(p.Id("done")).has(Instruction::kAsyncSugar));
   CHECK(m.called(p.Id("start")).empty());
   const Instruction& st2 = m.instr(p.Id("st2"));
   CHECK_FALSE(st2.has(Instruction::kAsyncSugar));
-  CHECK(st2.async_wrapped_opcode == Opcode::kCustomCall);  // the root of `wrapped`
+  CHECK(st2.async_wrapped_opcode() == Opcode::kCustomCall);  // the root of `wrapped`
   CHECK(CompNames(m, m.called(p.Id("d2"))) == StringList{"wrapped"});
   CHECK(Names(m, m.operands(p.Id("d2"))) == StringList{"upd2", "a"});  // late binding
-  CHECK(m.instr(p.Id("fd")).async_wrapped_opcode == Opcode::kCall);
+  CHECK(m.instr(p.Id("fd")).async_wrapped_opcode() == Opcode::kCall);
   CHECK(CompNames(m, m.called(p.Id("fs"))) == StringList{"wrapped"});
 }
 
