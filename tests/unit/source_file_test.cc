@@ -81,20 +81,23 @@ TEST_CASE("SourceFile reads small files into a reused buffer") {
 bool InFileMapping(const void* address) { return !MappedPathAt(address).empty(); }
 
 // A worker's first large file is mapped; from its second file on, files up
-// to ReadBuffer::kMaxReusedBytes are read into the buffer it reuses; larger
-// ones are always mapped.
+// to the buffer's reuse limit (ReadBuffer::kMaxReusedBytes unless given;
+// a smaller one here) are read into the buffer it reuses; larger ones are
+// always mapped.
 TEST_CASE("SourceFile maps a worker's first large file and reads later ones into its buffer") {
   const fs::path dir = TestDir();
   const std::string line = "%instruction = f32[8]{0} parameter(0)\n";
   std::string mid;
   while (mid.size() <= ReadBuffer::kMaxBytes) mid += line;
+  constexpr uint64_t kReuseLimit = 3 * ReadBuffer::kMaxBytes;
   std::string huge;
-  while (huge.size() <= ReadBuffer::kMaxReusedBytes) huge += mid;
+  while (huge.size() <= kReuseLimit) huge += mid;
   const fs::path mid_path = Write(dir / "mid.hlo", mid);
   const fs::path huge_path = Write(dir / "huge.hlo", huge);
   huge.clear();
 
-  ReadBuffer buffer;
+  CHECK(ReadBuffer().Takes(ReadBuffer::kMaxBytes));
+  ReadBuffer buffer(kReuseLimit);
   CHECK(buffer.Takes(ReadBuffer::kMaxBytes));
   CHECK_FALSE(buffer.Takes(ReadBuffer::kMaxBytes + 1));
   {
@@ -103,8 +106,8 @@ TEST_CASE("SourceFile maps a worker's first large file and reads later ones into
     CheckText(**file, mid);
     CHECK(InFileMapping((*file)->data()));
   }
-  CHECK(buffer.Takes(ReadBuffer::kMaxReusedBytes));
-  CHECK_FALSE(buffer.Takes(ReadBuffer::kMaxReusedBytes + 1));
+  CHECK(buffer.Takes(kReuseLimit));
+  CHECK_FALSE(buffer.Takes(kReuseLimit + 1));
   const char* reused = nullptr;
   for (int round = 0; round < 2; ++round) {
     auto file = SourceFile::Open(mid_path.string(), "mid.hlo", &buffer);
@@ -117,7 +120,7 @@ TEST_CASE("SourceFile maps a worker's first large file and reads later ones into
   {
     auto file = SourceFile::Open(huge_path.string(), "huge.hlo", &buffer);
     REQUIRE(file.ok());
-    CHECK((*file)->size() > ReadBuffer::kMaxReusedBytes);
+    CHECK((*file)->size() > kReuseLimit);
     CHECK(InFileMapping((*file)->data()));
   }
   fs::remove_all(dir);
