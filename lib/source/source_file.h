@@ -150,6 +150,7 @@ class SourceFile {
   std::unique_ptr<char[]> owned_;
   void* mapping_ = nullptr;  // a large file's mapping and sentinel page (MapLarge)
   size_t mapping_size_ = 0;
+  bool text_mapped_ = false;  // the text is a mapping of the file, 2 MB-aligned
   int release_fd_ = -1;  // the file, for mapping released text (ReleasePages)
   std::unique_ptr<MappedTextGuard> guard_;  // while the file's pages are mapped
 

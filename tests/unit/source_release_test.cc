@@ -91,6 +91,45 @@ TEST_CASE("A large file's text is mapped from the file, with a zero sentinel aft
   }
 }
 
+// The text starts on a 2 MB boundary and asks for huge pages, so a page
+// cache that holds the file in 2 MB folios maps each with one entry; text
+// is released in whole 2 MB units (a release that ended inside one would
+// take the rest of it off huge pages), and released text no longer asks
+// for them (a read there maps 4 KB back in, not 2 MB).
+TEST_CASE("A large file's text starts on a huge page and is released in whole ones") {
+  constexpr size_t kHuge = size_t{2} << 20;
+  const std::string text = BigText();
+  REQUIRE(text.size() > 4 * kHuge);
+  const fs::path path = fs::temp_directory_path() /
+                        ("hlolint_huge_test_" + std::to_string(::getpid()) + ".hlo");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  auto file = SourceFile::Open(path.string(), path.string());
+  REQUIRE(file.ok());
+  const SourceFile& f = **file;
+  REQUIRE(MappedPathAt(f.data()) == fs::canonical(path).string());
+  CHECK(reinterpret_cast<uintptr_t>(f.data()) % kHuge == 0);
+  auto asks_huge = [&](size_t offset) {
+    return SmapsField(f.data() + offset, "VmFlags:").find(" hg") != std::string::npos;
+  };
+  CHECK(asks_huge(0));
+  CHECK(asks_huge(3 * kHuge));
+  // Up to 1.5 huge pages: the first whole one goes, the half after stays.
+  f.ReleasePages(0, static_cast<uint32_t>(kHuge + kHuge / 2));
+  CHECK_FALSE(asks_huge(0));
+  CHECK_FALSE(asks_huge(kHuge - 1));
+  CHECK(asks_huge(kHuge));
+  // From where the last release stopped: its huge page goes whole.
+  f.ReleasePages(static_cast<uint32_t>(kHuge + kHuge / 2), static_cast<uint32_t>(2 * kHuge + 1));
+  CHECK_FALSE(asks_huge(kHuge));
+  CHECK_FALSE(asks_huge(2 * kHuge - 1));
+  CHECK(asks_huge(2 * kHuge));
+  CHECK(f.text() == text);
+  fs::remove(path);
+}
+
 // A file truncated after it was mapped: reading past its new end would
 // raise SIGBUS. The reader sees zeros there instead, and the file says it
 // changed; an untouched file does not.
