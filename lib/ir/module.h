@@ -75,8 +75,9 @@ struct Instruction {
   static constexpr uint16_t kLongName = 0xffff;
 
   // 40 bytes, the bulk of a large module's IR: what few instructions have
-  // (a number, control predecessors, a name of 64 KB) heads their block of
-  // Module::ids_ instead (Module::number, control_predecessors, name).
+  // (a number, control predecessors, a name of 64 KB or more) heads their
+  // block of Module::ids_ instead (Module::number, control_predecessors,
+  // name).
   uint32_t name_offset = 0;  // offset of the name, without '%'
   uint32_t end_offset = 0;   // one past the instruction's last token
   ShapeId shape = kNoShape;
@@ -245,7 +246,9 @@ class Module {
   int64_t number(InstrId id) const {
     const Instruction& i = instructions_[id];
     if (!Instruction::HasNumber(i.opcode)) return 0;
-    const uint32_t* words = ids_.data() + i.operands_begin - (i.flags & Instruction::kHasControl ? 3 : 2);
+    // The header's last word is the control count, when there is one.
+    const uint32_t from_operands = i.flags & Instruction::kHasControl ? 3 : 2;
+    const uint32_t* words = ids_.data() + i.operands_begin - from_operands;
     return static_cast<int64_t>(uint64_t{words[0]} | (uint64_t{words[1]} << 32));
   }
   // StringViewHash()(name(id)), kept by the parser (0 for anonymous
