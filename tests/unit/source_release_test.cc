@@ -31,6 +31,15 @@ std::string BigText() {
   return text;
 }
 
+// Writes `text` to a file of this process in the temporary directory.
+fs::path WriteTemp(const std::string& stem, const std::string& text) {
+  const fs::path path =
+      fs::temp_directory_path() / (stem + "_" + std::to_string(::getpid()) + ".hlo");
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return path;
+}
+
 // Reads the text front to back as a rule does, releasing behind.
 void ReadWithReleaser(const SourceFile& file) {
   TextReleaser released(file);
@@ -45,12 +54,7 @@ void ReadWithReleaser(const SourceFile& file) {
 
 TEST_CASE("Released pages of a mapped file read back unchanged") {
   const std::string text = BigText();
-  const fs::path path = fs::temp_directory_path() /
-                        ("hlolint_release_test_" + std::to_string(::getpid()) + ".hlo");
-  {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-  }
+  const fs::path path = WriteTemp("hlolint_release_test", text);
   auto file = SourceFile::Open(path.string(), path.string());
   REQUIRE(file.ok());
   const SourceFile& f = **file;
@@ -73,12 +77,7 @@ TEST_CASE("A large file's text is mapped from the file, with a zero sentinel aft
   base.resize(base.size() / page * page);
   for (const size_t size : {base.size(), base.size() - 1, base.size() - page + 1}) {
     const std::string text = base.substr(0, size);
-    const fs::path path = fs::temp_directory_path() /
-                          ("hlolint_map_test_" + std::to_string(::getpid()) + ".hlo");
-    {
-      std::ofstream out(path, std::ios::binary);
-      out << text;
-    }
+    const fs::path path = WriteTemp("hlolint_map_test", text);
     auto file = SourceFile::Open(path.string(), path.string());
     REQUIRE(file.ok());
     const SourceFile& f = **file;
@@ -100,12 +99,7 @@ TEST_CASE("A large file's text starts on a huge page and is released in whole on
   constexpr size_t kHuge = size_t{2} << 20;
   const std::string text = BigText();
   REQUIRE(text.size() > 4 * kHuge);
-  const fs::path path = fs::temp_directory_path() /
-                        ("hlolint_huge_test_" + std::to_string(::getpid()) + ".hlo");
-  {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-  }
+  const fs::path path = WriteTemp("hlolint_huge_test", text);
   auto file = SourceFile::Open(path.string(), path.string());
   REQUIRE(file.ok());
   const SourceFile& f = **file;
@@ -135,12 +129,7 @@ TEST_CASE("A large file's text starts on a huge page and is released in whole on
 // changed; an untouched file does not.
 TEST_CASE("A mapped file truncated under the reader reads as zeros past its end") {
   const std::string text = BigText();
-  const fs::path path = fs::temp_directory_path() /
-                        ("hlolint_truncate_test_" + std::to_string(::getpid()) + ".hlo");
-  {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-  }
+  const fs::path path = WriteTemp("hlolint_truncate_test", text);
   auto file = SourceFile::Open(path.string(), path.string());
   REQUIRE(file.ok());
   const SourceFile& f = **file;
@@ -188,12 +177,7 @@ TEST_CASE("Suppression markers are all found, however the releases cut the text"
   const std::vector<uint32_t> expected = MarkersIn(text);
   REQUIRE(expected.size() == at.size());
 
-  const fs::path path = fs::temp_directory_path() /
-                        ("hlolint_marker_test_" + std::to_string(::getpid()) + ".hlo");
-  {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-  }
+  const fs::path path = WriteTemp("hlolint_marker_test", text);
   SECTION("after a reader released the whole file") {
     auto file = SourceFile::Open(path.string(), path.string());
     REQUIRE(file.ok());
