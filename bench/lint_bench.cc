@@ -32,12 +32,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "../tests/unit/proc_smaps.h"  // SmapsField, shared with the tests
 #include "engine/lint.h"
 #include "memory/allocator.h"
 #include "fmt/format.h"
@@ -91,23 +91,11 @@ std::vector<std::unique_ptr<SourceFile>> OpenAll(const std::vector<std::string>&
 // (as XLA writes a dump) in 2 MB folios, a file written in small ones in
 // 4 KB folios; the figures depend on which.
 std::pair<uint64_t, uint64_t> MappedAndHugeKb(const void* address) {
-  const auto target = reinterpret_cast<uintptr_t>(address);
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line;
-  bool inside = false;
-  uint64_t size = 0, huge = 0;
-  while (std::getline(smaps, line)) {
-    uintptr_t begin = 0, end = 0;
-    char dash = 0;
-    if (std::sscanf(line.c_str(), "%lx%c%lx", &begin, &dash, &end) == 3 && dash == '-') {
-      inside = begin <= target && target < end;
-    } else if (inside && line.rfind("Size:", 0) == 0) {
-      size = std::strtoull(line.c_str() + 5, nullptr, 10);
-    } else if (inside && line.rfind("FilePmdMapped:", 0) == 0) {
-      huge = std::strtoull(line.c_str() + 14, nullptr, 10);
-    }
-  }
-  return {size, huge};
+  auto kb = [address](std::string_view field) -> uint64_t {
+    const std::string line = SmapsField(address, field);
+    return line.empty() ? 0 : std::strtoull(line.c_str() + field.size(), nullptr, 10);
+  };
+  return {kb("Size:"), kb("FilePmdMapped:")};
 }
 
 }  // namespace

@@ -39,10 +39,11 @@ void CheckUsersMatchRecount(const Module& m) {
     // instruction's lists (users, then control predecessors) end exactly
     // where the next one's block (header words, then operands) begins.
     const auto controls = m.control_predecessors(id);
-    CHECK(users.data() + users.size() == (controls.empty() ? users.data() + users.size()
-                                                          : controls.data()));
-    const InstrId* block_end = controls.empty() ? users.data() + users.size()
-                                                : controls.data() + controls.size();
+    const InstrId* block_end = users.data() + users.size();
+    if (!controls.empty()) {
+      CHECK(controls.data() == block_end);
+      block_end += controls.size();
+    }
     if (id + 1 < m.instruction_count()) {
       CHECK(block_end == m.operands(id + 1).data() - m.instr(id + 1).HeaderWords());
     }
