@@ -45,6 +45,7 @@ bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_
     return Error(at.operands, "No operand found for AsyncUpdate and AsyncDone");
   }
   const InstrId chain = s.operands[0];
+  if (IsStub(chain)) return NeedsFirstHalf(at.operands);
   const Opcode chain_op = module_->opcode(chain);
   if (!IsAsyncOpcode(chain_op)) {
     return Error(s.operand_offsets[0],
@@ -69,6 +70,7 @@ bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_
 
 bool ModuleParser::CheckAsyncAttributes(InstrScratch& s, const InstrOffsets& at) {
   const InstrId chain = s.operands[0];
+  if (IsStub(chain)) return NeedsFirstHalf(at.opcode);
   const InstrId start = async_start_of_[chain];
   const Instruction& start_instr = module_->instr(start);
   // The chain's computation: written on a non-sugar async-start with calls=.
@@ -174,6 +176,7 @@ bool ModuleParser::CheckInstruction(Opcode op, ShapeId shape_id, InstrScratch& s
     case Opcode::kRecvDone: case Opcode::kSendDone: {
       if (s.virtual_operands) break;
       const InstrId operand = s.operands[0];
+      if (IsStub(operand)) return NeedsFirstHalf(at.opcode);
       if (IsChannelInstruction(module_->opcode(operand))) {
         std::optional<int64_t> operand_channel = IntAttribute(operand, AttrName::kChannelId);
         std::optional<int64_t> channel;

@@ -310,12 +310,18 @@ bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
   parsed_text_.emplace(file_, lexer_.offset());
   // A large module's later chunks are parsed on another thread meanwhile.
   std::unique_ptr<ParallelParse> parallel = StartParallelParse(lexer_.offset());
+  struct ParallelGuard {
+    ModuleParser* p;
+    ~ParallelGuard() { p->parallel_ = nullptr; }
+  } parallel_guard{this};
+  parallel_ = parallel.get();
   CompId entry = kNoId;
   do {
     if (parallel != nullptr && MergeFragmentsAt(*parallel, &entry)) continue;
     if (!ParseComputation(&entry)) return false;
   } while (kind() != TokKind::kEof && kind() != TokKind::kw_HloModule &&
            kind() != TokKind::kSplitMarker);
+  parallel_ = nullptr;
   parallel.reset();  // chunks not merged were not this module's
   parsed_text_->ReleaseTo(lexer_.offset());
   auto& comps = builder_->computations();
@@ -582,6 +588,11 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
       return Error(lexer_.offset(), "parse cancelled");
     }
+    // The other thread may have parsed the instructions from here on.
+    while (parallel_ != nullptr && scope == 0 && parallel_->next < parallel_->boundaries.size() &&
+           lexer_.offset() >= parallel_->boundaries[parallel_->next] &&
+           MergeContinuationAt(*parallel_, id, &root, &root_offset)) {
+    }
   } while (kind() != TokKind::kRbrace);
   const uint32_t end = lexer_.position();
   if (!ParseToken(TokKind::kRbrace, "expects '}' at the end of instruction list.")) return false;
@@ -757,6 +768,11 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
       const uint32_t name_offset = static_cast<uint32_t>(name.data() - file_.data());
       InstrId id = FindName(name);
       Lex();
+      // Only a plain operand: `constant(2)` is a nested instruction.
+      if (id == kNoId && continuation_ &&
+          (kind() == TokKind::kComma || kind() == TokKind::kRparen)) {
+        id = OperandStub(name, name_offset, declared);
+      }
       if (id == kNoId) {
         plain_error = ParseError{name_offset, StrCat("instruction does not exist: ", name)};
       } else {
@@ -859,6 +875,8 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
 
 InstrId ModuleParser::CompactGte(CompId computation, InstrId tuple, int64_t index,
                                  uint32_t name_offset, uint32_t end_offset) {
+  // Of a stub: the first part may have made this one already.
+  if (IsStub(tuple)) NeedsFirstHalf(name_offset);
   auto key = (static_cast<uint64_t>(tuple) << 32) | static_cast<uint64_t>(index);
   auto& cache = gte_cache_[scope_depth_ - 1];
   auto it = cache.find(key);
@@ -986,7 +1004,10 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
       std::string_view name;
       p = ScanOperandName(p, &name);
       if (p == nullptr || (*p != ',' && *p != ')')) break;
-      const InstrId id = FindOperandName(name);
+      InstrId id = FindOperandName(name);
+      if (id == kNoId && continuation_) {
+        id = OperandStub(name, static_cast<uint32_t>(name.data() - file_.data()), declared);
+      }
       if (id == kNoId) break;
       if (declared != kNoShape && declared != builder_->instructions()[id].shape) break;
       s.operand_offsets.push_back(static_cast<uint32_t>(operand - base));
@@ -1118,6 +1139,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
       if (!ParseToken(TokKind::kRparen, "expects ')' after parameter number")) return false;
     }
     instr_number = number;
+    if (continuation_ && scope_depth_ == 1) return NeedsFirstHalf(at.operands);
     if (const InstrId other = parameter_numbers_[scope_depth_ - 1].Find(number); other != kNoId) {
       error_note_ = ParseError{builder_->instructions()[other].name_offset,
                                "the other parameter with this number"};

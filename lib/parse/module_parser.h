@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "parse/parser.h"
 #include "parse/value_parser.h"
 #include "parse/name_table.h"
@@ -183,6 +184,11 @@ class ModuleParser : public ValueParser {
     std::thread thread;
     bool joined = false;
     size_t next = 0;              // the next boundary this thread reaches
+    // The boundaries are instruction lines inside one large computation
+    // (a module with no computation boundary to cut at): every chunk after
+    // the first continues the computation this thread is in when it gets
+    // there (ParseContinuation, TakeContinuation).
+    bool continuation = false;
     size_t chunks() const { return boundaries.size() + 1; }
     ~ParallelParse();
   };
@@ -195,12 +201,42 @@ class ModuleParser : public ValueParser {
   // In a fragment's parser: the computations from the current token up to
   // `stop` (a computation's first token; 0: the end of the module).
   bool ParseFragment(const std::atomic<bool>& cancel, uint32_t stop);
+  // In a fragment's parser: the instructions from the current token, which
+  // continue a computation begun before, up to `stop` (an instruction's
+  // first token) or the computation's '}' (0: the '}'). Names used but not
+  // defined here become stubs (OperandStub).
+  bool ParseContinuation(const std::atomic<bool>& cancel, uint32_t stop);
   // At the first token of a computation: merges the fragments that start
   // here, if any (the lexer then stands after them); true when it did.
   bool MergeFragmentsAt(ParallelParse& work, CompId* entry);
+  // Between two instructions of top-level computation `computation`: merges
+  // the continuation that starts here, if any (the lexer then stands after
+  // it); true when it did.
+  bool MergeContinuationAt(ParallelParse& work, CompId computation, InstrId* root,
+                           uint32_t* root_offset);
+  // The fragment of the chunk that starts at the current token, once the
+  // other thread is done with it; null when this thread parses the chunk.
+  std::unique_ptr<ModuleParser> FragmentAt(ParallelParse& work);
+  // Merges a continuation that starts at the current token into the
+  // computation being parsed, or returns false having changed nothing.
+  bool TakeContinuation(ModuleParser& half, CompId computation, InstrId* root,
+                        uint32_t* root_offset);
+  // In a continuation: an instruction defined before the cut, named by an
+  // operand with a declared shape; the merge puts the real one in its place.
+  // kNoId (and the fragment given up) without a declared shape.
+  InstrId OperandStub(std::string_view name, uint32_t name_offset, ShapeId declared);
+  bool IsStub(InstrId id) const { return !stubs_.empty() && stub_ids_.contains(id); }
   // Merges one fragment that starts at the current token, or returns false
   // having changed nothing.
   bool TakeFragment(ModuleParser& half, CompId* entry);
+  // What any merge of `half` needs: the computations it calls that this
+  // module defines (into `external_to`), no computation defined on both
+  // sides, room for its value keys, shapes and computations.
+  bool CanMerge(const ModuleParser& half, std::vector<CompId>* external_to) const;
+  // Interns `half`'s shapes and value keys here, in the order the fragment
+  // met them, and gives each one's id here.
+  void MergeShapesAndKeys(const ModuleParser& half, std::vector<ShapeId>* shape_to,
+                          std::vector<uint32_t>* key_to);
   // The computation named `name` for a reference to it; in a fragment, a
   // name not defined before in it stands for a first-half computation,
   // resolved by the merge (kExternalComputation + index).
@@ -218,6 +254,14 @@ class ModuleParser : public ValueParser {
   uint32_t fragment_end_ = 0;  // the token after the fragment
   uint32_t merged_fragments_ = 0;  // in this module
   SuppressionMarkerSink fragment_markers_;
+  // A continuation fragment: its stubs in creation order, and its ROOT.
+  bool continuation_ = false;
+  std::vector<InstrId> stubs_;
+  absl::flat_hash_set<InstrId> stub_ids_;
+  InstrId continuation_root_ = kNoId;
+  uint32_t continuation_root_offset_ = 0;
+  // The parse on two threads of the module being parsed, if any.
+  ParallelParse* parallel_ = nullptr;
 
   bool ParseHeaderAttributes();
   bool ParseIntSubAttributes(std::initializer_list<std::string_view> names);

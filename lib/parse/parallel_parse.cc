@@ -60,6 +60,44 @@ uint32_t FindComputationBoundary(const char* data, uint32_t from, uint32_t searc
   return 0;
 }
 
+// The first token of the first indented line (an instruction, as dumps
+// print them) that starts after `from` and before `search_to`; 0 when there
+// is none. Only a guess: the merge takes the continuation only where the
+// first thread finds an instruction of a top-level computation starting
+// exactly there.
+uint32_t FindInstructionLine(const char* data, uint32_t from, uint32_t search_to, uint32_t end) {
+  const std::string_view text(data, std::min(search_to, end));
+  for (size_t at = text.find('\n', from); at != std::string_view::npos;
+       at = text.find('\n', at + 1)) {
+    size_t p = at + 1;
+    if (p >= end || data[p] != ' ') continue;
+    while (p < end && data[p] == ' ') ++p;
+    if (p < end && (data[p] == '%' || IsIdentStartByte(data[p]))) return static_cast<uint32_t>(p);
+  }
+  return 0;
+}
+
+// A shape of one module's table against one of another's: the same
+// structure, which is what interning both in one table would find equal.
+bool SameShape(const Shape& a, const Shape& b) {
+  if (a.element_type != b.element_type || a.has_layout != b.has_layout ||
+      a.dimensions != b.dimensions || a.dynamic_dimensions != b.dynamic_dimensions ||
+      a.tuple_shapes.size() != b.tuple_shapes.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.tuple_shapes.size(); ++i) {
+    if (!SameShape(*a.tuple_shapes[i], *b.tuple_shapes[i])) return false;
+  }
+  if (!a.has_layout) return true;
+  const Shape* physical_a = a.layout.physical_shape;
+  const Shape* physical_b = b.layout.physical_shape;
+  if ((physical_a == nullptr) != (physical_b == nullptr)) return false;
+  if (physical_a != nullptr && !SameShape(*physical_a, *physical_b)) return false;
+  Layout layout_a = a.layout, layout_b = b.layout;
+  layout_a.physical_shape = layout_b.physical_shape = nullptr;
+  return layout_a == layout_b;
+}
+
 }  // namespace
 
 ModuleParser::~ModuleParser() = default;
@@ -89,7 +127,14 @@ std::unique_ptr<ModuleParser::ParallelParse> ModuleParser::StartParallelParse(
     return nullptr;
   }
   auto work = std::make_unique<ParallelParse>();
-  if (limits_.parallel_split_from > body_begin) {
+  if (limits_.parallel_continuation_from > body_begin) {
+    // Tests: one cut at an instruction, owned by the other thread.
+    const uint32_t cut =
+        FindInstructionLine(file_.data(), limits_.parallel_continuation_from, end, end);
+    if (cut > body_begin) work->boundaries.push_back(cut);
+    work->claimed_from = 1;
+    work->continuation = true;
+  } else if (limits_.parallel_split_from > body_begin) {
     // Tests: one cut, and the other thread owns the second chunk from the
     // start, so this thread waits for it there whatever the timing.
     const uint32_t cut =
@@ -114,6 +159,21 @@ std::unique_ptr<ModuleParser::ParallelParse> ModuleParser::StartParallelParse(
       if (cut > body_begin && (work->boundaries.empty() || cut > work->boundaries.back())) {
         work->boundaries.push_back(cut);
       }
+    }
+    if (work->boundaries.empty()) {
+      // No computation ends anywhere near a cut: the module is one large
+      // computation (a dump before optimizations), cut between its
+      // instructions instead.
+      for (uint64_t i = 1; i < chunks; ++i) {
+        const uint64_t from = body_begin + span * i / chunks;
+        const uint32_t cut = FindInstructionLine(
+            file_.data(), static_cast<uint32_t>(from),
+            static_cast<uint32_t>(std::min<uint64_t>(from + window, end)), end);
+        if (cut > body_begin && (work->boundaries.empty() || cut > work->boundaries.back())) {
+          work->boundaries.push_back(cut);
+        }
+      }
+      work->continuation = true;
     }
   }
   if (work->boundaries.empty()) return nullptr;
@@ -140,7 +200,8 @@ void ModuleParser::ParseChunksFromTheEnd(ParallelParse* work, ModuleParser* owne
       auto parser = std::make_unique<ModuleParser>(owner->file_, work->boundaries[chunk - 1], limits);
       parser->Lex();
       const uint32_t stop = chunk < work->boundaries.size() ? work->boundaries[chunk] : 0;
-      work->parsed[chunk] = parser->ParseFragment(work->cancel, stop);
+      work->parsed[chunk] = work->continuation ? parser->ParseContinuation(work->cancel, stop)
+                                               : parser->ParseFragment(work->cancel, stop);
       work->fragments[chunk] = std::move(parser);
     } catch (...) {
       // Out of memory, say: the first thread parses this chunk itself.
@@ -174,9 +235,67 @@ bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel, uint32_t stop)
   return true;
 }
 
-bool ModuleParser::MergeFragmentsAt(ParallelParse& work, CompId* entry) {
+bool ModuleParser::ParseContinuation(const std::atomic<bool>& cancel, uint32_t stop) {
+  BeginModule(lexer_.offset());
+  fragment_ = true;
+  continuation_ = true;
+  cancel_ = &cancel;
+  ReserveFor((stop != 0 ? stop : file_.size()) - lexer_.offset());
+  parsed_text_.emplace(file_, lexer_.offset(), &fragment_markers_);
+  // Computation 0 stands for the one continued; it is never finished here.
+  builder_->computations().emplace_back();
+  if (scopes_.empty()) {
+    scopes_.emplace_back();
+    scope_order_.emplace_back();
+    parameter_scopes_.emplace_back();
+    parameter_numbers_.emplace_back();
+    gte_cache_.emplace_back();
+  }
+  scope_depth_ = 1;
+  scopes_[0].Begin(0);
+  InstrId root = kNoId;
+  uint32_t root_offset = 0;
+  while (kind() != TokKind::kRbrace) {
+    if (stop != 0 && lexer_.offset() >= stop) {
+      if (lexer_.offset() != stop) return false;  // the cut was no instruction
+      break;
+    }
+    if (!ParseInstruction(0, &root, &root_offset)) return false;
+    parsed_text_->Advance(lexer_.offset());
+    if (cancel.load(std::memory_order_relaxed)) return false;
+  }
+  if (fragment_unusable_) return false;
+  continuation_root_ = root;
+  continuation_root_offset_ = root_offset;
+  fragment_end_ = lexer_.offset();
+  return true;
+}
+
+InstrId ModuleParser::OperandStub(std::string_view name, uint32_t name_offset, ShapeId declared) {
+  if (declared == kNoShape || scope_depth_ != 1 || name.size() >= Instruction::kLongName) {
+    NeedsFirstHalf(name_offset);
+    return kNoId;
+  }
+  Instruction stub;
+  stub.name_offset = name_offset;
+  stub.opcode = Opcode::kInvalid;
+  stub.shape = declared;
+  stub.parent = 0;
+  InstrScratch& s = ScratchAt(++scratch_level_);
+  const InstrId id = AddInstruction(stub, s, static_cast<uint32_t>(name.size()), 0);
+  --scratch_level_;
+  scope_order_[0].pop_back();  // not an instruction of the computation
+  const uint64_t hash = StringViewHash()(name);
+  builder_->name_hashes().push_back(hash);
+  scopes_[0].InsertHashed(name, static_cast<uint32_t>(hash), id, InstructionNames());
+  stubs_.push_back(id);
+  stub_ids_.insert(id);
+  return id;
+}
+
+std::unique_ptr<ModuleParser> ModuleParser::FragmentAt(ParallelParse& work) {
   const uint32_t at = lexer_.offset();
-  if (work.next >= work.boundaries.size() || at < work.boundaries[work.next]) return false;
+  if (work.next >= work.boundaries.size() || at < work.boundaries[work.next]) return nullptr;
   // The chunk that starts at or before `at` (past several boundaries when
   // they were no computation's first token).
   size_t chunk = work.next + 1;
@@ -186,7 +305,7 @@ bool ModuleParser::MergeFragmentsAt(ParallelParse& work, CompId* entry) {
     std::unique_lock<std::mutex> lock(work.mutex);
     if (chunk < work.claimed_from) {
       work.entered = chunk;  // this thread parses it; the other never will
-      return false;
+      return nullptr;
     }
     lock.unlock();
     // The threads met: the other has taken its last chunk.
@@ -194,32 +313,40 @@ bool ModuleParser::MergeFragmentsAt(ParallelParse& work, CompId* entry) {
     work.joined = true;
   }
   if (chunk < work.claimed_from || at != work.boundaries[chunk - 1] || !work.parsed[chunk]) {
-    return false;
+    return nullptr;
   }
-  std::unique_ptr<ModuleParser> half = std::move(work.fragments[chunk]);
-  return TakeFragment(*half, entry);
+  return std::move(work.fragments[chunk]);
 }
 
-bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
-  Module::Builder& to = *builder_;
-  Module::Builder& from = *half.builder_;
+bool ModuleParser::MergeFragmentsAt(ParallelParse& work, CompId* entry) {
+  std::unique_ptr<ModuleParser> half = FragmentAt(work);
+  // A continuation is merged only between two instructions (a cut at a
+  // computation's first token is no instruction's).
+  return half != nullptr && !work.continuation && TakeFragment(*half, entry);
+}
 
-  // Everything that can refuse the merge is checked before anything changes.
+bool ModuleParser::MergeContinuationAt(ParallelParse& work, CompId computation, InstrId* root,
+                                       uint32_t* root_offset) {
+  if (!work.continuation) return false;
+  std::unique_ptr<ModuleParser> half = FragmentAt(work);
+  return half != nullptr && TakeContinuation(*half, computation, root, root_offset);
+}
+
+bool ModuleParser::CanMerge(const ModuleParser& half, std::vector<CompId>* external_to) const {
   const CopyingNameTable& externals = half.external_computations_;
-  std::vector<CompId> external_to(externals.size());
+  external_to->assign(externals.size(), kNoId);
   for (size_t k = 0; k < externals.size(); ++k) {
     // Defined before the split, or the one-thread parse fails here.
     const CompId c = computation_names_.Find(externals.name(k));
     if (c == NameTable::kNotFound) return false;
-    external_to[externals.value(k) - kExternalComputation] = c;
+    (*external_to)[externals.value(k) - kExternalComputation] = c;
   }
   const CopyingNameTable& names = half.computation_names_;
   for (size_t k = 0; k < names.size(); ++k) {
     if (computation_names_.Find(names.name(k)) != NameTable::kNotFound) return false;
   }
-  if (*entry != kNoId && half.fragment_entry_ != kNoId) return false;  // two ENTRY
   if (uint64_t{value_key_count_} + half.value_key_count_ >= Attribute::kMaxValueKey) return false;
-  const ShapeTable& half_shapes = from.shapes();
+  const ShapeTable& half_shapes = half.builder_->shapes();
   for (ShapeId s = 0; s < half_shapes.size(); ++s) {
     // Interning in id order needs a shape's parts interned before it.
     const Shape& shape = half_shapes.Get(s);
@@ -230,29 +357,48 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
       return false;
     }
   }
-  const uint64_t comp_count = to.computations().size() + from.computations().size();
-  if (comp_count >= kExternalComputation) return false;
+  const uint64_t comp_count =
+      uint64_t{builder_->computations().size()} + half.builder_->computations().size();
+  return comp_count < kExternalComputation;
+}
 
+void ModuleParser::MergeShapesAndKeys(const ModuleParser& half, std::vector<ShapeId>* shape_to,
+                                      std::vector<uint32_t>* key_to) {
   // Shapes and value keys new to the module get the next ids in the order
   // the fragment met them, which is the order the one-thread parse would.
-  ShapeTable& shapes = to.shapes();
-  std::vector<ShapeId> shape_to(half_shapes.size());
+  ShapeTable& shapes = builder_->shapes();
+  const ShapeTable& half_shapes = half.builder_->shapes();
+  shape_to->assign(half_shapes.size(), kNoShape);
   for (ShapeId s = 0; s < half_shapes.size(); ++s) {
     Shape copy = half_shapes.Get(s);
-    for (const Shape*& element : copy.tuple_shapes) element = &shapes.Get(shape_to[element->id]);
+    for (const Shape*& element : copy.tuple_shapes) element = &shapes.Get((*shape_to)[element->id]);
     if (copy.layout.physical_shape != nullptr) {
-      copy.layout.physical_shape = &shapes.Get(shape_to[copy.layout.physical_shape->id]);
+      copy.layout.physical_shape = &shapes.Get((*shape_to)[copy.layout.physical_shape->id]);
     }
-    shape_to[s] = shapes.Intern(copy);
+    (*shape_to)[s] = shapes.Intern(copy);
   }
   const CopyingNameTable& keys = half.value_keys_;
-  std::vector<uint32_t> key_to(half.value_key_count_ + 1, 0);
+  key_to->assign(half.value_key_count_ + 1, 0);
   for (size_t k = 0; k < keys.size(); ++k) {
     const uint32_t next = value_key_count_ + 1;
     const uint32_t key = value_keys_.Insert(keys.name(k), next) & Attribute::kMaxValueKey;
     if (key == next) ++value_key_count_;
-    key_to[keys.value(k)] = key;
+    (*key_to)[keys.value(k)] = key;
   }
+}
+
+bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
+  Module::Builder& to = *builder_;
+  Module::Builder& from = *half.builder_;
+
+  // Everything that can refuse the merge is checked before anything changes.
+  std::vector<CompId> external_to;
+  if (!CanMerge(half, &external_to)) return false;
+  if (*entry != kNoId && half.fragment_entry_ != kNoId) return false;  // two ENTRY
+  std::vector<ShapeId> shape_to;
+  std::vector<uint32_t> key_to;
+  MergeShapesAndKeys(half, &shape_to, &key_to);
+  const CopyingNameTable& names = half.computation_names_;
 
   const uint32_t instr_base = static_cast<uint32_t>(to.instructions().size());
   const uint32_t comp_base = static_cast<uint32_t>(to.computations().size());
@@ -344,6 +490,183 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   }
 
   if (half.fragment_entry_ != kNoId) *entry = half.fragment_entry_ + comp_base;
+  file_.AdoptMarkers(lexer_.offset(), half.fragment_markers_);
+  lexer_.Reset(half.fragment_end_);
+  Lex();
+  ++merged_fragments_;
+  return true;
+}
+
+bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, InstrId* root,
+                                    uint32_t* root_offset) {
+  Module::Builder& to = *builder_;
+  Module::Builder& from = *half.builder_;
+  const std::vector<Instruction>& half_instrs = from.instructions();
+  ScopeNameTable& scope = scopes_[scope_depth_ - 1];
+  auto name_in = [](const ModuleParser& p, const Instruction& in) {
+    return p.module_->text(in.name_offset, p.module_->NameSize(in));
+  };
+
+  // Everything that can refuse the merge is checked before anything changes.
+  if (half.continuation_root_ != kNoId && *root != kNoId) return false;  // two ROOTs
+  std::vector<CompId> external_to;
+  if (!CanMerge(half, &external_to)) return false;
+  const CopyingNameTable& names = half.computation_names_;
+  const ShapeTable& half_shapes = from.shapes();
+  // Each stub names an instruction defined before the cut, of the shape the
+  // text declared for it there; else the one-thread parse reads otherwise.
+  std::vector<InstrId> stub_to(half.stubs_.size());
+  for (size_t k = 0; k < half.stubs_.size(); ++k) {
+    const Instruction& stub = half_instrs[half.stubs_[k]];
+    const uint32_t found = scope.FindHashed(name_in(half, stub),
+                                            static_cast<uint32_t>(from.name_hashes()[half.stubs_[k]]),
+                                            InstructionNames());
+    if (found == ScopeNameTable::kNotFound) return false;
+    if (!SameShape(shape(to.instructions()[found].shape), half_shapes.Get(stub.shape))) return false;
+    stub_to[k] = found;
+  }
+  // No name is defined on both sides of the cut. The table of a large
+  // computation is far bigger than the caches: its slots are fetched a few
+  // names ahead.
+  const std::vector<InstrId>& half_order = half.scope_order_[0];
+  const std::vector<uint64_t>& half_hashes = from.name_hashes();
+  constexpr size_t kAhead = 16;
+  auto prefetch_ahead = [&](size_t i) {
+    if (i + kAhead < half_order.size()) {
+      scope.Prefetch(static_cast<uint32_t>(half_hashes[half_order[i + kAhead]]));
+    }
+  };
+  auto same_name = [&](InstrId here, InstrId there) {
+    const Instruction& a = to.instructions()[here];
+    const Instruction& b = half_instrs[there];
+    return module_->NameSize(a) == half.module_->NameSize(b) &&
+           name_in(*this, a) == name_in(half, b);
+  };
+  for (size_t i = 0; i < half_order.size(); ++i) {
+    prefetch_ahead(i);
+    const InstrId f = half_order[i];
+    if (half_instrs[f].flags & Instruction::kAnonymous) continue;
+    if (scope.FindHashedIf(static_cast<uint32_t>(half_hashes[f]), [&](uint32_t here) {
+          return same_name(here, f);
+        }) != ScopeNameTable::kNotFound) {
+      return false;
+    }
+  }
+
+  std::vector<ShapeId> shape_to;
+  std::vector<uint32_t> key_to;
+  MergeShapesAndKeys(half, &shape_to, &key_to);
+
+  // Ids through a map: the stubs become the instructions they stand for,
+  // the rest follow this module's last instruction in order.
+  std::vector<InstrId> id_to(half_instrs.size());
+  {
+    InstrId next = static_cast<InstrId>(to.instructions().size());
+    size_t k = 0;
+    for (InstrId f = 0; f < half_instrs.size(); ++f) {
+      id_to[f] = k < half.stubs_.size() && half.stubs_[k] == f ? stub_to[k++] : next++;
+    }
+  }
+  const uint32_t comp_base = static_cast<uint32_t>(to.computations().size());
+  const uint32_t order_base = static_cast<uint32_t>(to.order().size());
+  const uint32_t attr_base = static_cast<uint32_t>(to.attributes().size());
+  // The fragment's computation 0 is the one continued; its others (inline
+  // computations of the continuation) follow this module's.
+  auto comp_to = [&](CompId c) {
+    return c >= kExternalComputation ? external_to[c - kExternalComputation]
+           : c == 0                  ? computation
+                                     : c - 1 + comp_base;
+  };
+  auto& comps = to.computations();
+  for (size_t c = 1; c < from.computations().size(); ++c) {
+    const Computation& fc = from.computations()[c];
+    Computation& merged = comps.emplace_back(fc);
+    if (merged.root != kNoId) merged.root = id_to[fc.root];
+    merged.order_begin += order_base;
+    for (InstrId& p :
+         std::span(const_cast<InstrId*>(fc.parameters.data()), fc.parameters.size())) {
+      if (p != kNoId) p = id_to[p];
+    }
+    for (ShapeId& p :
+         std::span(const_cast<ShapeId*>(fc.signature_params.data()), fc.signature_params.size())) {
+      p = shape_to[p];
+    }
+    if (merged.signature_result != kNoShape) merged.signature_result = shape_to[fc.signature_result];
+  }
+  to.AdoptLists(*half.module_);
+
+  auto& instrs = to.instructions();
+  auto& ids = to.ids();
+  const std::vector<uint32_t>& half_ids = from.ids();
+  const uint32_t ids_base = static_cast<uint32_t>(ids.size());
+  ids.insert(ids.end(), half_ids.begin(), half_ids.end());  // a stub's block is empty
+  uint32_t* const merged_ids = ids.data() + ids_base;
+  auto& hashes = to.name_hashes();
+  for (InstrId f = 0; f < half_instrs.size(); ++f) {
+    const Instruction& source = half_instrs[f];
+    if (half.IsStub(f)) {
+      instrs[id_to[f]].user_count += source.user_count;
+      continue;
+    }
+    Instruction& in = instrs.emplace_back(source);
+    hashes.push_back(from.name_hashes()[f]);
+    uint32_t* list = merged_ids + in.operands_begin;
+    in.operands_begin += ids_base;
+    for (uint32_t k = 0; k < in.operand_count; ++k) list[k] = id_to[list[k]];
+    const bool marks_fusion =
+        in.opcode == Opcode::kFusion ||
+        (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
+         in.async_wrapped_opcode() == Opcode::kFusion);
+    const uint32_t called_end = in.operand_count + in.called_count;
+    for (uint32_t k = in.operand_count; k < called_end; ++k) {
+      const CompId c = list[k];
+      list[k] = comp_to(c);
+      if (marks_fusion && c >= kExternalComputation) comps[list[k]].is_fusion_computation = true;
+    }
+    if (in.flags & Instruction::kHasControl) {
+      const uint32_t controls = list[-1];
+      for (uint32_t k = called_end; k < called_end + controls; ++k) list[k] = id_to[list[k]];
+    }
+    if (in.shape != kNoShape) in.shape = shape_to[in.shape];
+    in.parent = comp_to(in.parent);
+    in.attrs_begin += attr_base;
+  }
+  auto& attributes = to.attributes();
+  const size_t attr_first = attributes.size();
+  attributes.insert(attributes.end(), from.attributes().begin(), from.attributes().end());
+  for (Attribute& a : std::span(attributes.data() + attr_first, from.attributes().size())) {
+    if (a.value_key != 0) a.value_key = key_to[a.value_key];
+  }
+  auto& order = to.order();
+  for (InstrId f : from.order()) order.push_back(id_to[f]);
+  to.counted_users += from.counted_users;
+  for (size_t k = 0; k < names.size(); ++k) {
+    computation_names_.Insert(names.name(k), comp_to(names.value(k)));
+  }
+
+  // The computation goes on here: its instructions, names, compact
+  // get-tuple-elements and async chains as if this thread had read them.
+  std::vector<InstrId>& scope_order = scope_order_[scope_depth_ - 1];
+  for (size_t i = 0; i < half_order.size(); ++i) {
+    prefetch_ahead(i);
+    const InstrId f = half_order[i];
+    scope_order.push_back(id_to[f]);
+    if (half_instrs[f].flags & Instruction::kAnonymous) continue;
+    scope.InsertHashedIf(static_cast<uint32_t>(half_hashes[f]), id_to[f],
+                         [&](uint32_t here) { return same_name(here, f); });
+  }
+  for (const auto& [key, gte] : half.gte_cache_[0]) {
+    const uint64_t tuple = id_to[static_cast<InstrId>(key >> 32)];
+    gte_cache_[scope_depth_ - 1].emplace((tuple << 32) | (key & 0xffffffffu), id_to[gte]);
+  }
+  for (const auto& [instr, start] : half.async_start_of_) {
+    async_start_of_[id_to[instr]] = id_to[start];
+  }
+  if (half.continuation_root_ != kNoId) {
+    *root = id_to[half.continuation_root_];
+    *root_offset = half.continuation_root_offset_;
+  }
+
   file_.AdoptMarkers(lexer_.offset(), half.fragment_markers_);
   lexer_.Reset(half.fragment_end_);
   Lex();

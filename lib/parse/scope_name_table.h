@@ -42,11 +42,16 @@ class ScopeNameTable {
 
   template <typename NameOf>
   uint32_t FindHashed(std::string_view name, uint32_t hash, const NameOf& name_of) const {
+    return FindHashedIf(hash, [&](uint32_t id) { return Equal(name_of(id), name); });
+  }
+  // The same, the name compared by `has_name(id)` (only on a hash match).
+  template <typename HasName>
+  uint32_t FindHashedIf(uint32_t hash, const HasName& has_name) const {
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
       if (!Live(s)) return kNotFound;
-      if (s.hash == hash && Equal(name_of(s.stored - 1), name)) return s.stored - 1;
+      if (s.hash == hash && has_name(s.stored - 1)) return s.stored - 1;
     }
   }
 
@@ -54,6 +59,10 @@ class ScopeNameTable {
   // id now stored under it. `id` is at least the scope's first id.
   template <typename NameOf>
   uint32_t InsertHashed(std::string_view name, uint32_t hash, uint32_t id, const NameOf& name_of) {
+    return InsertHashedIf(hash, id, [&](uint32_t other) { return Equal(name_of(other), name); });
+  }
+  template <typename HasName>
+  uint32_t InsertHashedIf(uint32_t hash, uint32_t id, const HasName& has_name) {
     if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
@@ -63,7 +72,17 @@ class ScopeNameTable {
         ++size_;
         return id;
       }
-      if (s.hash == hash && Equal(name_of(s.stored - 1), name)) return s.stored - 1;
+      if (s.hash == hash && has_name(s.stored - 1)) return s.stored - 1;
+    }
+  }
+
+  // Calls `fn(id, hash)` for every entry of the scope, in slot order: a
+  // merge that looks each up in another table of about the same size walks
+  // both nearly front to back instead of at random.
+  template <typename Fn>
+  void ForEachEntry(const Fn& fn) const {
+    for (const Slot& s : slots_) {
+      if (Live(s)) fn(s.stored - 1, s.hash);
     }
   }
 

@@ -48,6 +48,9 @@ struct ParseLimits {
   // Tests: one cut only, the first computation boundary after this offset
   // (0: chunks of parallel_chunk_bytes).
   uint32_t parallel_split_from = 0;
+  // Tests: one cut only, at the first indented line (an instruction) at or
+  // after this offset, the second chunk a continuation of its computation.
+  uint32_t parallel_continuation_from = 0;
 };
 
 class ValueParser {

@@ -44,11 +44,21 @@ uint32_t MergedFragments(const std::vector<ParsedModule>& modules) {
   return merged;
 }
 
-// The parse on two threads, split at `from`, against the one-thread parse;
-// returns how many fragments were merged.
-uint32_t CheckSplitAgrees(const SourceFile& file, uint32_t from) {
+// One cut at the first instruction line at or after `from`, the rest of
+// its computation parsed by the other thread.
+ParseLimits ContinueAt(uint32_t from) {
+  ParseLimits limits;
+  limits.threads = 2;
+  limits.parallel_min_bytes = 0;
+  limits.parallel_continuation_from = from;
+  return limits;
+}
+
+// The parse on two threads with `limits` (SplitAt or ContinueAt `from`)
+// against the one-thread parse; returns how many fragments were merged.
+uint32_t CheckTwoThreadsAgree(const SourceFile& file, uint32_t from, const ParseLimits& limits) {
   const std::string expected = DescribeParse(ParseAllModules(file));
-  const std::vector<ParsedModule> split = ParseAllModules(file, SplitAt(from));
+  const std::vector<ParsedModule> split = ParseAllModules(file, limits);
   const std::string actual = DescribeParse(split);
   if (actual != expected) {
     std::istringstream a(actual), e(expected);
@@ -66,6 +76,30 @@ uint32_t CheckSplitAgrees(const SourceFile& file, uint32_t from) {
                  << "\n  one thread:  " << line_e);
   }
   return MergedFragments(split);
+}
+
+uint32_t CheckSplitAgrees(const SourceFile& file, uint32_t from) {
+  return CheckTwoThreadsAgree(file, from, SplitAt(from));
+}
+uint32_t CheckContinuationAgrees(const SourceFile& file, uint32_t from) {
+  return CheckTwoThreadsAgree(file, from, ContinueAt(from));
+}
+
+// Where each indented line (an instruction, as dumps print them) starts.
+std::vector<uint32_t> InstructionLines(std::string_view text) {
+  std::vector<uint32_t> lines;
+  for (size_t at = text.find("\n "); at != std::string_view::npos; at = text.find("\n ", at + 1)) {
+    lines.push_back(static_cast<uint32_t>(at));
+  }
+  return lines;
+}
+
+// The continuation cut at the instruction line that contains `marker`.
+uint32_t CheckContinuationAt(std::string_view text, std::string_view marker) {
+  auto file = SourceFile::FromString("continue.hlo", text);
+  const size_t at = text.find(marker);
+  REQUIRE(at != std::string_view::npos);
+  return CheckContinuationAgrees(*file, static_cast<uint32_t>(text.rfind('\n', at)));
 }
 
 // Every split a dump offers; returns the merges.
@@ -259,6 +293,111 @@ TEST_CASE("parallel parse: splits that are not between two computations", "[pars
   CHECK(CheckSplitAgrees(*file2, static_cast<uint32_t>(two.rfind("%body ("))) == 1);
 }
 
+TEST_CASE("parallel parse: a computation continued at every instruction", "[parser][parallel]") {
+  // Every cut inside a computation parses as on one thread; where the first
+  // thread reaches it between two instructions of a top-level computation,
+  // the other thread's instructions are merged.
+  auto file = SourceFile::FromString("continue.hlo", kModule);
+  uint32_t merged = 0;
+  for (uint32_t line : InstructionLines(kModule)) merged += CheckContinuationAgrees(*file, line);
+  // All but the 7 parameters and the 6 first instructions.
+  CHECK(merged == 20);
+  // Names from before the cut (a while loop's operand and result,
+  // parameters, computations called): resolved by the merge.
+  CHECK(CheckContinuationAt(kModule, "%loop = ") == 1);
+  CHECK(CheckContinuationAt(kModule, "%out = ") == 1);
+  CHECK(CheckContinuationAt(kModule, "%f = f32[8]{0} fusion") == 1);
+  // Nested instructions after the cut (`constant(1)`).
+  CHECK(CheckContinuationAt(kModule, "%k = s32[] add") == 1);
+  // The ROOT after the cut, and before it.
+  CHECK(CheckContinuationAt(kModule, "ROOT %res") == 1);
+  CHECK(CheckContinuationAt(kModule, "%y = f32[] parameter(1)") == 0);  // a parameter: one thread
+  // A computation's first instruction follows its '{', never another
+  // instruction: the first thread parses on.
+  CHECK(CheckContinuationAt(kModule, "%a = f32[8]{0} parameter(0)") == 0);
+}
+
+TEST_CASE("parallel parse: what a continuation cannot settle alone", "[parser][parallel]") {
+  const std::string text(kModule);
+  auto with = [&](std::string_view from, std::string_view to) {
+    std::string edited = text;
+    const size_t at = edited.find(from);
+    REQUIRE(at != std::string::npos);
+    return edited.replace(at, from.size(), to);
+  };
+  // An operand without a declared shape, named before the cut.
+  CHECK(CheckContinuationAt(with("tuple(f32[8]{0} %f, f32[8]{0} %g, s32[] %c)",
+                                 "tuple(f32[8]{0} %f, f32[8]{0} %g, %c)"),
+                            "%t = ") == 0);
+  // A declared shape that is not the operand's: the one-thread error.
+  CHECK(CheckContinuationAt(with("tuple(f32[8]{0} %f, f32[8]{0} %g, s32[] %c)",
+                                 "tuple(f32[8]{0} %f, f32[8]{0} %g, s64[] %c)"),
+                            "%t = ") == 0);
+  // A name defined on both sides of the cut, a name defined nowhere, and
+  // two ROOTs: the one-thread errors.
+  CHECK(CheckContinuationAt(with("%t = (f32[8]{0}", "%f = (f32[8]{0}"), "%f = (f32[8]") == 0);
+  CHECK(CheckContinuationAt(with("s32[] %c)\n  ROOT", "s32[] %nowhere)\n  ROOT"), "%t = ") == 0);
+  CHECK(CheckContinuationAt(with("  %g = f32[8]{0} fusion", "  ROOT %g = f32[8]{0} fusion"),
+                            "%t = ") == 0);
+  // A name used after the cut and defined later after it.
+  CHECK(CheckContinuationAt(with("tuple(f32[8]{0} %f, f32[8]{0} %g, s32[] %c)",
+                                 "tuple(f32[8]{0} %f, f32[8]{0} %res, s32[] %c)"),
+                            "%t = ") == 0);
+  // A compact get-tuple-element of a tuple from before the cut, which the
+  // first thread may have made already.
+  const std::string compact = with("%out = f32[8]{0} get-tuple-element((s32[], f32[8]{0}) %loop), index=1",
+                                   "%out = f32[8]{0} copy(f32[8]{0} %loop#1)");
+  CHECK(CheckContinuationAt(compact, "%out = ") == 0);
+  // An async chain begun before the cut.
+  const std::string async = R"(HloModule a
+
+ENTRY %e (p: f32[4]) -> f32[4] {
+  %p = f32[4]{0} parameter(0)
+  %start = ((f32[4]{0}), f32[4]{0}, u32[]) negate-start(f32[4]{0} %p)
+  %done = f32[4]{0} negate-done(((f32[4]{0}), f32[4]{0}, u32[]) %start)
+  ROOT %n = f32[4]{0} negate(f32[4]{0} %done)
+}
+)";
+  CHECK(CheckContinuationAt(async, "%done = ") == 0);
+  CHECK(CheckContinuationAt(async, "ROOT %n") == 1);
+}
+
+TEST_CASE("parallel parse: one large computation is cut between instructions", "[parser][parallel]") {
+  // No computation boundary near any cut: the splitter cuts between the
+  // entry's instructions, and the other thread parses chunks from the end.
+  std::string text = "HloModule big\n\nENTRY %e (p: f32[16]) -> f32[16] {\n"
+                     "  %v0 = f32[16]{0} parameter(0)\n";
+  for (int i = 1; i < 4000; ++i) {
+    text += "  %v" + std::to_string(i) + " = f32[16]{0} add(f32[16]{0} %v" + std::to_string(i - 1) +
+            ", f32[16]{0} %v0), metadata={op_name=\"jit(f)/add\" source_line=" +
+            std::to_string(i) + "}\n";
+  }
+  text += "  ROOT %out = f32[16]{0} negate(f32[16]{0} %v3999)\n}\n";
+  auto file = SourceFile::FromString("big.hlo", text);
+  ParseLimits limits;
+  limits.threads = 2;
+  limits.parallel_min_bytes = 0;
+  limits.parallel_chunk_bytes = 16 << 10;
+  const std::string expected = DescribeParse(ParseAllModules(*file));
+  for (int run = 0; run < 3; ++run) {
+    const std::vector<ParsedModule> split = ParseAllModules(*file, limits);
+    CHECK(DescribeParse(split) == expected);
+  }
+}
+
+TEST_CASE("parallel parse: suppression markers after a continuation cut are found",
+          "[parser][parallel]") {
+  const std::string text =
+      std::string(kModule).insert(kModule.find("  %g = "), "  // hlolint: ignore[verify-shape] x\n");
+  auto one = SourceFile::FromString("one.hlo", text);
+  auto two = SourceFile::FromString("two.hlo", text);
+  ParseAllModules(*one);
+  const size_t cut = text.rfind('\n', text.find("  %f = f32[8]{0} fusion") + 2);
+  CHECK(MergedFragments(ParseAllModules(*two, ContinueAt(static_cast<uint32_t>(cut)))) == 1);
+  CHECK(two->SuppressionMarkers() == one->SuppressionMarkers());
+  CHECK(one->SuppressionMarkers().size() == 1);
+}
+
 TEST_CASE("parallel parse: suppression markers of both halves are found", "[parser][parallel]") {
   const std::string text =
       std::string(kModule).insert(kModule.find("%fused.2 ("), "// hlolint: ignore[verify-shape] x\n") +
@@ -280,8 +419,10 @@ void CheckFilesUnder(const std::filesystem::path& root, size_t* files, size_t* m
     if (ext != ".hlo" && ext != ".txt") continue;
     auto file = SourceFile::Open(entry.path().string(), entry.path().string());
     if (!file.ok()) continue;
-    // The middle of the file, as the splitter itself would start searching.
+    // The middle of the file, as the splitter itself would start searching;
+    // and there, the continuation of the computation it falls in.
     *merged += CheckSplitAgrees(**file, (*file)->size() / 2);
+    *merged += CheckContinuationAgrees(**file, (*file)->size() / 2);
     ++*files;
   }
 }
