@@ -98,6 +98,34 @@ bool SameShape(const Shape& a, const Shape& b) {
   return layout_a == layout_b;
 }
 
+// Renumbers a merged instruction: its operands and control predecessors
+// through `instr_to`, its called computations, its own computation through
+// `comp_to`, its shape through `shape_to`. `list` is its block of ids. A
+// fusion marks the first-half computations it calls (AddInstruction marked
+// the fragment's own).
+template <typename InstrTo, typename CompTo>
+void RenumberMerged(Instruction& in, uint32_t* list, const InstrTo& instr_to,
+                    const CompTo& comp_to, std::vector<Computation>& comps,
+                    const std::vector<ShapeId>& shape_to, CompId first_external) {
+  for (uint32_t k = 0; k < in.operand_count; ++k) list[k] = instr_to(list[k]);
+  const bool marks_fusion =
+      in.opcode == Opcode::kFusion ||
+      (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
+       in.async_wrapped_opcode() == Opcode::kFusion);
+  const uint32_t called_end = in.operand_count + in.called_count;
+  for (uint32_t k = in.operand_count; k < called_end; ++k) {
+    const CompId c = list[k];
+    list[k] = comp_to(c);
+    if (marks_fusion && c >= first_external) comps[list[k]].is_fusion_computation = true;
+  }
+  if (in.flags & Instruction::kHasControl) {
+    const uint32_t controls = list[-1];
+    for (uint32_t k = called_end; k < called_end + controls; ++k) list[k] = instr_to(list[k]);
+  }
+  if (in.shape != kNoShape) in.shape = shape_to[in.shape];
+  in.parent = comp_to(in.parent);
+}
+
 }  // namespace
 
 ModuleParser::~ModuleParser() = default;
@@ -445,25 +473,9 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
       // header words, operands, called computations, control predecessors.
       uint32_t* list = merged_ids + in.operands_begin;
       in.operands_begin += ids_base;
-      for (uint32_t k = 0; k < in.operand_count; ++k) list[k] += instr_base;
-      const bool marks_fusion =
-          in.opcode == Opcode::kFusion ||
-          (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
-           in.async_wrapped_opcode() == Opcode::kFusion);
-      const uint32_t called_end = in.operand_count + in.called_count;
-      for (uint32_t k = in.operand_count; k < called_end; ++k) {
-        const CompId c = list[k];
-        list[k] = comp_to(c);
-        // AddInstruction marked the fragment's own computations.
-        if (marks_fusion && c >= kExternalComputation) comps[list[k]].is_fusion_computation = true;
-      }
-      if (in.flags & Instruction::kHasControl) {
-        const uint32_t controls = list[-1];
-        for (uint32_t k = called_end; k < called_end + controls; ++k) list[k] += instr_base;
-      }
-      if (in.shape != kNoShape) in.shape = shape_to[in.shape];
-      in.parent += comp_base;
       in.attrs_begin += attr_base;
+      RenumberMerged(in, list, [&](InstrId id) { return id + instr_base; }, comp_to, comps,
+                     shape_to, kExternalComputation);
     }
   }
   auto& attributes = to.attributes();
@@ -612,24 +624,9 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     hashes.push_back(from.name_hashes()[f]);
     uint32_t* list = merged_ids + in.operands_begin;
     in.operands_begin += ids_base;
-    for (uint32_t k = 0; k < in.operand_count; ++k) list[k] = id_to[list[k]];
-    const bool marks_fusion =
-        in.opcode == Opcode::kFusion ||
-        (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
-         in.async_wrapped_opcode() == Opcode::kFusion);
-    const uint32_t called_end = in.operand_count + in.called_count;
-    for (uint32_t k = in.operand_count; k < called_end; ++k) {
-      const CompId c = list[k];
-      list[k] = comp_to(c);
-      if (marks_fusion && c >= kExternalComputation) comps[list[k]].is_fusion_computation = true;
-    }
-    if (in.flags & Instruction::kHasControl) {
-      const uint32_t controls = list[-1];
-      for (uint32_t k = called_end; k < called_end + controls; ++k) list[k] = id_to[list[k]];
-    }
-    if (in.shape != kNoShape) in.shape = shape_to[in.shape];
-    in.parent = comp_to(in.parent);
     in.attrs_begin += attr_base;
+    RenumberMerged(in, list, [&](InstrId id) { return id_to[id]; }, comp_to, comps, shape_to,
+                   kExternalComputation);
   }
   auto& attributes = to.attributes();
   const size_t attr_first = attributes.size();

@@ -94,12 +94,18 @@ std::vector<uint32_t> InstructionLines(std::string_view text) {
   return lines;
 }
 
-// The continuation cut at the instruction line that contains `marker`.
-uint32_t CheckContinuationAt(std::string_view text, std::string_view marker) {
-  auto file = SourceFile::FromString("continue.hlo", text);
+// The cut where `before` last occurs before `marker`: a split at the line
+// `}` before a computation, or a continuation at an instruction's line.
+uint32_t CheckCutBefore(std::string_view text, std::string_view marker, std::string_view before,
+                        bool continuation) {
+  auto file = SourceFile::FromString("cut.hlo", text);
   const size_t at = text.find(marker);
   REQUIRE(at != std::string_view::npos);
-  return CheckContinuationAgrees(*file, static_cast<uint32_t>(text.rfind('\n', at)));
+  const auto from = static_cast<uint32_t>(text.rfind(before, at));
+  return continuation ? CheckContinuationAgrees(*file, from) : CheckSplitAgrees(*file, from);
+}
+uint32_t CheckContinuationAt(std::string_view text, std::string_view marker) {
+  return CheckCutBefore(text, marker, "\n", true);
 }
 
 // Every split a dump offers; returns the merges.
@@ -112,10 +118,7 @@ uint32_t CheckEverySplit(std::string_view text) {
 
 // The split right before the computation that starts with `marker`.
 uint32_t CheckSplitBefore(std::string_view text, std::string_view marker) {
-  auto file = SourceFile::FromString("split.hlo", text);
-  const size_t at = text.find(marker);
-  REQUIRE(at != std::string_view::npos);
-  return CheckSplitAgrees(*file, static_cast<uint32_t>(text.rfind("\n}\n", at)));
+  return CheckCutBefore(text, marker, "\n}\n", false);
 }
 
 constexpr std::string_view kModule = R"(HloModule m, entry_computation_layout={(f32[8]{0}, s32[])->(f32[8]{0}, f32[8]{0})}
