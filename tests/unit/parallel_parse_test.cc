@@ -303,7 +303,8 @@ TEST_CASE("parallel parse: a computation continued at every instruction", "[pars
   auto file = SourceFile::FromString("continue.hlo", kModule);
   uint32_t merged = 0;
   for (uint32_t line : InstructionLines(kModule)) merged += CheckContinuationAgrees(*file, line);
-  // All but the 7 parameters and the 6 first instructions.
+  // All 29 but the 9 parameters (a cut before one gives the chunk up; six
+  // are also their computation's first instruction, which follows a '{').
   CHECK(merged == 20);
   // Names from before the cut (a while loop's operand and result,
   // parameters, computations called): resolved by the merge.
