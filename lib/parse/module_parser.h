@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <bitset>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -189,6 +190,14 @@ class ModuleParser : public ValueParser {
     // the first continues the computation this thread is in when it gets
     // there (ParseContinuation, TakeContinuation).
     bool continuation = false;
+    // Once the other thread has parsed its last chunk it faults in the
+    // pages the merges will copy its fragments into, while this thread
+    // merges: this thread gives it where this module's arrays end (fresh
+    // memory is a page fault a page, which the merge would pay itself).
+    std::condition_variable changed;
+    bool other_done = false;   // (mutex)
+    bool room_given = false;   // (mutex)
+    std::array<std::pair<char*, size_t>, 5> room{};  // (mutex) past each array's end
     size_t chunks() const { return boundaries.size() + 1; }
     ~ParallelParse();
   };
@@ -196,8 +205,13 @@ class ModuleParser : public ValueParser {
   // `body_begin` when that pays (ParseLimits::threads and
   // parallel_min_bytes); null otherwise.
   std::unique_ptr<ParallelParse> StartParallelParse(uint32_t body_begin);
-  // The other thread: chunks from the last down, until this one comes.
+  // The other thread: chunks from the last down, until this one comes; then
+  // it readies the pages the merges will fill.
   static void ParseChunksFromTheEnd(ParallelParse* work, ModuleParser* owner);
+  static void ParseChunks(ParallelParse* work, ModuleParser* owner);
+  // The free room of this module's arrays the merges append to, in the
+  // order ParseChunksFromTheEnd sizes them.
+  std::array<std::pair<char*, size_t>, 5> ArrayRoom();
   // In a fragment's parser: the computations from the current token up to
   // `stop` (a computation's first token; 0: the end of the module).
   bool ParseFragment(const std::atomic<bool>& cancel, uint32_t stop);

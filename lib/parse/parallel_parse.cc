@@ -28,7 +28,20 @@
 //   not resolve, a name defined twice, two ENTRY computations) makes the
 //   first thread parse that chunk itself, so errors are found and reported
 //   exactly as on one thread.
+//
+// A module with no computation boundary near any cut (one large
+// computation, as a dump before optimizations is) is cut between the
+// instructions of that computation instead. A chunk then continues the
+// computation the first thread is in when it reaches the cut between two of
+// its instructions (ParseContinuation, TakeContinuation): names from before
+// the cut are stubs with the shape the text declares for them, resolved and
+// compared by the merge.
+//
+// Once the other thread has no chunk left it faults in the pages the first
+// thread's merges will copy its fragments into, so that fresh memory is not
+// paid for on the first thread's time.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <span>
 #include <system_error>
@@ -36,6 +49,7 @@
 #include <thread>
 
 #include "lex/byte_scan.h"
+#include "memory/prefault.h"
 #include "parse/module_parser.h"
 
 namespace hlolint {
@@ -131,7 +145,11 @@ void RenumberMerged(Instruction& in, uint32_t* list, const InstrTo& instr_to,
 ModuleParser::~ModuleParser() = default;
 
 ModuleParser::ParallelParse::~ParallelParse() {
-  cancel.store(true, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    cancel.store(true, std::memory_order_relaxed);
+  }
+  changed.notify_all();
   if (thread.joinable()) thread.join();
 }
 
@@ -216,6 +234,46 @@ std::unique_ptr<ModuleParser::ParallelParse> ModuleParser::StartParallelParse(
 }
 
 void ModuleParser::ParseChunksFromTheEnd(ParallelParse* work, ModuleParser* owner) {
+  ParseChunks(work, owner);
+  // What the merges will append, array by array (ArrayRoom's order).
+  std::array<size_t, 5> need{};
+  for (size_t chunk = 1; chunk < work->chunks(); ++chunk) {
+    if (!work->parsed[chunk] || work->fragments[chunk] == nullptr) continue;
+    Module::Builder& b = *work->fragments[chunk]->builder_;
+    need[0] += b.instructions().size() * sizeof(Instruction);
+    need[1] += b.ids().size() * sizeof(uint32_t);
+    need[2] += b.attributes().size() * sizeof(Attribute);
+    need[3] += b.name_hashes().size() * sizeof(uint64_t);
+    need[4] += b.order().size() * sizeof(InstrId);
+  }
+  std::array<std::pair<char*, size_t>, 5> room{};
+  {
+    std::unique_lock<std::mutex> lock(work->mutex);
+    work->other_done = true;
+    work->changed.notify_all();
+    work->changed.wait(lock, [&] {
+      return work->room_given || work->cancel.load(std::memory_order_relaxed);
+    });
+    if (!work->room_given) return;
+    room = work->room;
+  }
+  // The merges fill every array at once, front to back: 2 MB of each in turn.
+  constexpr size_t kStep = size_t{2} << 20;
+  std::array<size_t, 5> done{};
+  for (bool more = true; more && !work->cancel.load(std::memory_order_relaxed);) {
+    more = false;
+    for (size_t i = 0; i < room.size(); ++i) {
+      const size_t want = std::min(room[i].second, need[i]);
+      if (done[i] >= want) continue;
+      const size_t step = std::min(want - done[i], kStep);
+      PrefaultForWrite(room[i].first + done[i], step, &work->cancel);
+      done[i] += step;
+      more = true;
+    }
+  }
+}
+
+void ModuleParser::ParseChunks(ParallelParse* work, ModuleParser* owner) {
   ParseLimits limits = owner->limits_;
   limits.threads = 1;
   for (size_t chunk = work->chunks() - 1; chunk >= 1; --chunk) {
@@ -335,15 +393,28 @@ std::unique_ptr<ModuleParser> ModuleParser::FragmentAt(ParallelParse& work) {
       work.entered = chunk;  // this thread parses it; the other never will
       return nullptr;
     }
-    lock.unlock();
-    // The threads met: the other has taken its last chunk.
-    work.thread.join();
+    // The threads met: the other has taken its last chunk. While this
+    // thread merges, it readies the room the merges fill.
+    work.changed.wait(lock, [&] { return work.other_done; });
+    work.room = ArrayRoom();
+    work.room_given = true;
+    work.changed.notify_all();
     work.joined = true;
   }
   if (chunk < work.claimed_from || at != work.boundaries[chunk - 1] || !work.parsed[chunk]) {
     return nullptr;
   }
   return std::move(work.fragments[chunk]);
+}
+
+std::array<std::pair<char*, size_t>, 5> ModuleParser::ArrayRoom() {
+  auto room = [](auto& list) {
+    using T = typename std::decay_t<decltype(list)>::value_type;
+    return std::pair<char*, size_t>(reinterpret_cast<char*>(list.data() + list.size()),
+                                    (list.capacity() - list.size()) * sizeof(T));
+  };
+  return {room(builder_->instructions()), room(builder_->ids()), room(builder_->attributes()),
+          room(builder_->name_hashes()), room(builder_->order())};
 }
 
 bool ModuleParser::MergeFragmentsAt(ParallelParse& work, CompId* entry) {

@@ -1,0 +1,29 @@
+#include "memory/prefault.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14
+#endif
+
+namespace hlolint {
+
+void PrefaultForWrite(void* block, std::size_t size, const std::atomic<bool>* cancel) {
+  constexpr uintptr_t kStep = uintptr_t{2} << 20;
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  uintptr_t at = (reinterpret_cast<uintptr_t>(block) + page - 1) / page * page;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(block) + size) / page * page;
+  while (at < end && !(cancel != nullptr && cancel->load(std::memory_order_relaxed))) {
+    const uintptr_t step = std::min(end - at, kStep);
+    // Fails on memory unmapped meanwhile, or on an older kernel: then the
+    // writer faults the pages in itself.
+    if (::madvise(reinterpret_cast<void*>(at), step, MADV_POPULATE_WRITE) != 0) return;
+    at += step;
+  }
+}
+
+}  // namespace hlolint
