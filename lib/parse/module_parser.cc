@@ -545,6 +545,15 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
   return false;
 }
 
+void ModuleParser::EnsureScopeStorage(size_t scope) {
+  if (scopes_.size() > scope) return;
+  scopes_.emplace_back();
+  scope_order_.emplace_back();
+  parameter_scopes_.emplace_back();
+  parameter_numbers_.emplace_back();
+  gte_cache_.emplace_back();
+}
+
 bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_offset,
                                         bool is_inline, uint32_t begin_offset, CompId* out) {
   auto& comps = builder_->computations();
@@ -556,13 +565,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
   comps[id].is_inline = is_inline;
   *out = id;
 
-  if (scopes_.size() <= scope_depth_) {
-    scopes_.emplace_back();
-    scope_order_.emplace_back();
-    parameter_scopes_.emplace_back();
-    parameter_numbers_.emplace_back();
-    gte_cache_.emplace_back();
-  }
+  EnsureScopeStorage(scope_depth_);
   ++scope_depth_;
   struct ScopeGuard {
     ModuleParser* p;

@@ -2,6 +2,7 @@
 // ValueParser). See parser.h for the public entry point.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bitset>
@@ -14,7 +15,6 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "parse/parser.h"
 #include "parse/value_parser.h"
 #include "parse/name_table.h"
@@ -239,7 +239,9 @@ class ModuleParser : public ValueParser {
   // operand with a declared shape; the merge puts the real one in its place.
   // kNoId (and the fragment given up) without a declared shape.
   InstrId OperandStub(std::string_view name, uint32_t name_offset, ShapeId declared);
-  bool IsStub(InstrId id) const { return !stubs_.empty() && stub_ids_.contains(id); }
+  bool IsStub(InstrId id) const {
+    return !stubs_.empty() && std::binary_search(stubs_.begin(), stubs_.end(), id);
+  }
   // Merges one fragment that starts at the current token, or returns false
   // having changed nothing.
   bool TakeFragment(ModuleParser& half, CompId* entry);
@@ -270,8 +272,7 @@ class ModuleParser : public ValueParser {
   SuppressionMarkerSink fragment_markers_;
   // A continuation fragment: its stubs in creation order, and its ROOT.
   bool continuation_ = false;
-  std::vector<InstrId> stubs_;
-  absl::flat_hash_set<InstrId> stub_ids_;
+  std::vector<InstrId> stubs_;  // sorted
   InstrId continuation_root_ = kNoId;
   uint32_t continuation_root_offset_ = 0;
   // The parse on two threads of the module being parsed, if any.
@@ -409,6 +410,9 @@ class ModuleParser : public ValueParser {
   std::unique_ptr<Module::Builder> builder_;
   // Per open computation (inline computations nest): names, text order,
   // parameters seen, compact get-tuple-element cache.
+  // Makes room for the lists of scope depth `scope` (0: a top-level
+  // computation's).
+  void EnsureScopeStorage(size_t scope);
   std::vector<ScopeNameTable> scopes_;
   // An instruction's name, for scopes_ to compare names through.
   auto InstructionNames() const {

@@ -112,6 +112,27 @@ bool SameShape(const Shape& a, const Shape& b) {
   return layout_a == layout_b;
 }
 
+// Appends a fragment's computation `c` to `comps`: its root and parameters
+// through `instr_to`, its signature through `shape_to`. Its lists move
+// with the fragment's list storage (AdoptLists), which the module owns
+// from then on.
+template <typename InstrTo>
+void AppendComputation(std::vector<Computation>& comps, const Computation& c,
+                       const InstrTo& instr_to, const std::vector<ShapeId>& shape_to,
+                       uint32_t order_base) {
+  Computation& merged = comps.emplace_back(c);
+  if (merged.root != kNoId) merged.root = instr_to(c.root);
+  merged.order_begin += order_base;
+  for (InstrId& p : std::span(const_cast<InstrId*>(c.parameters.data()), c.parameters.size())) {
+    if (p != kNoId) p = instr_to(p);
+  }
+  for (ShapeId& p :
+       std::span(const_cast<ShapeId*>(c.signature_params.data()), c.signature_params.size())) {
+    p = shape_to[p];
+  }
+  if (merged.signature_result != kNoShape) merged.signature_result = shape_to[c.signature_result];
+}
+
 // Renumbers a merged instruction: its operands and control predecessors
 // through `instr_to`, its called computations, its own computation through
 // `comp_to`, its shape through `shape_to`. `list` is its block of ids. A
@@ -197,28 +218,22 @@ std::unique_ptr<ModuleParser::ParallelParse> ModuleParser::StartParallelParse(
     const uint64_t chunks = std::clamp<uint64_t>(
         span / std::max<uint32_t>(limits_.parallel_chunk_bytes, 1), 2, 64);
     const uint64_t window = std::max<uint64_t>(span / chunks / 4, 4096);
-    for (uint64_t i = 1; i < chunks; ++i) {
-      const uint64_t from = body_begin + span * i / chunks;
-      const uint32_t cut = FindComputationBoundary(
-          file_.data(), static_cast<uint32_t>(from),
-          static_cast<uint32_t>(std::min<uint64_t>(from + window, end)), end);
-      if (cut > body_begin && (work->boundaries.empty() || cut > work->boundaries.back())) {
-        work->boundaries.push_back(cut);
-      }
-    }
-    if (work->boundaries.empty()) {
-      // No computation ends anywhere near a cut: the module is one large
-      // computation (a dump before optimizations), cut between its
-      // instructions instead.
+    auto cut_with = [&](auto find) {
       for (uint64_t i = 1; i < chunks; ++i) {
         const uint64_t from = body_begin + span * i / chunks;
-        const uint32_t cut = FindInstructionLine(
-            file_.data(), static_cast<uint32_t>(from),
-            static_cast<uint32_t>(std::min<uint64_t>(from + window, end)), end);
+        const uint32_t cut = find(file_.data(), static_cast<uint32_t>(from),
+                                  static_cast<uint32_t>(std::min<uint64_t>(from + window, end)), end);
         if (cut > body_begin && (work->boundaries.empty() || cut > work->boundaries.back())) {
           work->boundaries.push_back(cut);
         }
       }
+    };
+    cut_with(FindComputationBoundary);
+    if (work->boundaries.empty()) {
+      // No computation ends anywhere near a cut: the module is one large
+      // computation (a dump before optimizations), cut between its
+      // instructions instead.
+      cut_with(FindInstructionLine);
       work->continuation = true;
     }
   }
@@ -330,13 +345,7 @@ bool ModuleParser::ParseContinuation(const std::atomic<bool>& cancel, uint32_t s
   parsed_text_.emplace(file_, lexer_.offset(), &fragment_markers_);
   // Computation 0 stands for the one continued; it is never finished here.
   builder_->computations().emplace_back();
-  if (scopes_.empty()) {
-    scopes_.emplace_back();
-    scope_order_.emplace_back();
-    parameter_scopes_.emplace_back();
-    parameter_numbers_.emplace_back();
-    gte_cache_.emplace_back();
-  }
+  EnsureScopeStorage(0);
   scope_depth_ = 1;
   scopes_[0].Begin(0);
   InstrId root = kNoId;
@@ -374,8 +383,7 @@ InstrId ModuleParser::OperandStub(std::string_view name, uint32_t name_offset, S
   const uint64_t hash = StringViewHash()(name);
   builder_->name_hashes().push_back(hash);
   scopes_[0].InsertHashed(name, static_cast<uint32_t>(hash), id, InstructionNames());
-  stubs_.push_back(id);
-  stub_ids_.insert(id);
+  stubs_.push_back(id);  // ids grow: the list stays sorted
   return id;
 }
 
@@ -508,20 +516,9 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   };
 
   auto& comps = to.computations();
+  auto shifted = [&](InstrId id) { return id + instr_base; };
   for (const Computation& c : from.computations()) {
-    Computation& merged = comps.emplace_back(c);
-    if (merged.root != kNoId) merged.root += instr_base;
-    merged.order_begin += order_base;
-    // The lists move with the fragment's list storage (AdoptLists), which
-    // this module owns from now on.
-    for (InstrId& p : std::span(const_cast<InstrId*>(c.parameters.data()), c.parameters.size())) {
-      if (p != kNoId) p += instr_base;
-    }
-    for (ShapeId& p :
-         std::span(const_cast<ShapeId*>(c.signature_params.data()), c.signature_params.size())) {
-      p = shape_to[p];
-    }
-    if (merged.signature_result != kNoShape) merged.signature_result = shape_to[c.signature_result];
+    AppendComputation(comps, c, shifted, shape_to, order_base);
   }
   to.AdoptLists(*half.module_);
 
@@ -545,8 +542,7 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
       uint32_t* list = merged_ids + in.operands_begin;
       in.operands_begin += ids_base;
       in.attrs_begin += attr_base;
-      RenumberMerged(in, list, [&](InstrId id) { return id + instr_base; }, comp_to, comps,
-                     shape_to, kExternalComputation);
+      RenumberMerged(in, list, shifted, comp_to, comps, shape_to, kExternalComputation);
     }
   }
   auto& attributes = to.attributes();
@@ -661,20 +657,9 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
                                      : c - 1 + comp_base;
   };
   auto& comps = to.computations();
+  auto mapped = [&](InstrId id) { return id_to[id]; };
   for (size_t c = 1; c < from.computations().size(); ++c) {
-    const Computation& fc = from.computations()[c];
-    Computation& merged = comps.emplace_back(fc);
-    if (merged.root != kNoId) merged.root = id_to[fc.root];
-    merged.order_begin += order_base;
-    for (InstrId& p :
-         std::span(const_cast<InstrId*>(fc.parameters.data()), fc.parameters.size())) {
-      if (p != kNoId) p = id_to[p];
-    }
-    for (ShapeId& p :
-         std::span(const_cast<ShapeId*>(fc.signature_params.data()), fc.signature_params.size())) {
-      p = shape_to[p];
-    }
-    if (merged.signature_result != kNoShape) merged.signature_result = shape_to[fc.signature_result];
+    AppendComputation(comps, from.computations()[c], mapped, shape_to, order_base);
   }
   to.AdoptLists(*half.module_);
 
@@ -696,8 +681,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     uint32_t* list = merged_ids + in.operands_begin;
     in.operands_begin += ids_base;
     in.attrs_begin += attr_base;
-    RenumberMerged(in, list, [&](InstrId id) { return id_to[id]; }, comp_to, comps, shape_to,
-                   kExternalComputation);
+    RenumberMerged(in, list, mapped, comp_to, comps, shape_to, kExternalComputation);
   }
   auto& attributes = to.attributes();
   const size_t attr_first = attributes.size();

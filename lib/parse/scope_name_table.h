@@ -76,16 +76,6 @@ class ScopeNameTable {
     }
   }
 
-  // Calls `fn(id, hash)` for every entry of the scope, in slot order: a
-  // merge that looks each up in another table of about the same size walks
-  // both nearly front to back instead of at random.
-  template <typename Fn>
-  void ForEachEntry(const Fn& fn) const {
-    for (const Slot& s : slots_) {
-      if (Live(s)) fn(s.stored - 1, s.hash);
-    }
-  }
-
   // Gives back the memory of a table grown large (before the rules run, so
   // a big computation's table does not stay); empties a small one.
   void Release() {

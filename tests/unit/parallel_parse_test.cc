@@ -30,10 +30,16 @@ std::vector<uint32_t> ComputationStarts(std::string_view text) {
   return starts;
 }
 
-ParseLimits SplitAt(uint32_t from) {
+// Two threads for a module of any size.
+ParseLimits TwoThreads() {
   ParseLimits limits;
   limits.threads = 2;
   limits.parallel_min_bytes = 0;
+  return limits;
+}
+
+ParseLimits SplitAt(uint32_t from) {
+  ParseLimits limits = TwoThreads();
   limits.parallel_split_from = from;
   return limits;
 }
@@ -47,9 +53,7 @@ uint32_t MergedFragments(const std::vector<ParsedModule>& modules) {
 // One cut at the first instruction line at or after `from`, the rest of
 // its computation parsed by the other thread.
 ParseLimits ContinueAt(uint32_t from) {
-  ParseLimits limits;
-  limits.threads = 2;
-  limits.parallel_min_bytes = 0;
+  ParseLimits limits = TwoThreads();
   limits.parallel_continuation_from = from;
   return limits;
 }
@@ -171,6 +175,14 @@ ENTRY %main (a: f32[8], c: s32[]) -> (f32[8], f32[8]) {
 }
 )";
 
+// kModule with the first `from` replaced by `to`.
+std::string Edited(std::string_view from, std::string_view to) {
+  std::string text(kModule);
+  const size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
 TEST_CASE("parallel parse: a module merged at every computation boundary", "[parser][parallel]") {
   // Calls, fusions (the fusion flag of a first-half computation), while
   // loops, shapes and value keys met on both sides or only in the second.
@@ -180,9 +192,7 @@ TEST_CASE("parallel parse: a module merged at every computation boundary", "[par
 // Every computation a chunk of its own: the threads meet wherever the timing
 // takes them, and the result must not depend on where.
 void CheckTinyChunksAgree(const SourceFile& file) {
-  ParseLimits limits;
-  limits.threads = 2;
-  limits.parallel_min_bytes = 0;
+  ParseLimits limits = TwoThreads();
   limits.parallel_chunk_bytes = 1;
   CHECK(DescribeParse(ParseAllModules(file, limits)) == DescribeParse(ParseAllModules(file)));
 }
@@ -254,14 +264,7 @@ ENTRY %main (a: f32[4]) -> f32[4] {
 }
 
 TEST_CASE("parallel parse: errors on either side are the one-thread errors", "[parser][parallel]") {
-  const std::string module(kModule);
-  auto with = [&](std::string_view from, std::string_view to) {
-    std::string text = module;
-    const size_t at = text.find(from);
-    REQUIRE(at != std::string::npos);
-    text.replace(at, from.size(), to);
-    return text;
-  };
+  auto with = [](std::string_view from, std::string_view to) { return Edited(from, to); };
   // A computation defined on both sides; a call of one defined after it;
   // two ENTRY computations; a bad instruction in each half.
   for (const std::string& text :
@@ -322,13 +325,7 @@ TEST_CASE("parallel parse: a computation continued at every instruction", "[pars
 }
 
 TEST_CASE("parallel parse: what a continuation cannot settle alone", "[parser][parallel]") {
-  const std::string text(kModule);
-  auto with = [&](std::string_view from, std::string_view to) {
-    std::string edited = text;
-    const size_t at = edited.find(from);
-    REQUIRE(at != std::string::npos);
-    return edited.replace(at, from.size(), to);
-  };
+  auto with = [](std::string_view from, std::string_view to) { return Edited(from, to); };
   // An operand without a declared shape, named before the cut.
   CHECK(CheckContinuationAt(with("tuple(f32[8]{0} %f, f32[8]{0} %g, s32[] %c)",
                                  "tuple(f32[8]{0} %f, f32[8]{0} %g, %c)"),
@@ -378,9 +375,7 @@ TEST_CASE("parallel parse: one large computation is cut between instructions", "
   }
   text += "  ROOT %out = f32[16]{0} negate(f32[16]{0} %v3999)\n}\n";
   auto file = SourceFile::FromString("big.hlo", text);
-  ParseLimits limits;
-  limits.threads = 2;
-  limits.parallel_min_bytes = 0;
+  ParseLimits limits = TwoThreads();
   limits.parallel_chunk_bytes = 16 << 10;
   const std::string expected = DescribeParse(ParseAllModules(*file));
   for (int run = 0; run < 3; ++run) {
