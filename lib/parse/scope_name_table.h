@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -32,7 +33,10 @@ class ScopeNameTable {
   // Starts a scope whose instructions have ids from `first_id` on. Ids that
   // start again lower (the next module) wipe the table for real.
   void Begin(uint32_t first_id) {
-    if (first_id < base_) std::fill(slots_.begin(), slots_.end(), Slot{});
+    if (first_id < base_) {
+      std::fill(slots_.begin(), slots_.end(), Slot{});
+      recent_.fill(Slot{});
+    }
     base_ = first_id;
     size_ = 0;
   }
@@ -47,6 +51,8 @@ class ScopeNameTable {
   // The same, the name compared by `has_name(id)` (only on a hash match).
   template <typename HasName>
   uint32_t FindHashedIf(uint32_t hash, const HasName& has_name) const {
+    const Slot& r = recent_[RecentIndex(hash)];
+    if (Live(r) && r.hash == hash && has_name(r.stored - 1)) return r.stored - 1;
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
@@ -69,6 +75,7 @@ class ScopeNameTable {
       Slot& s = slots_[i];
       if (!Live(s)) {
         s = Slot{id + 1, hash};
+        recent_[RecentIndex(hash)] = s;
         ++size_;
         return id;
       }
@@ -84,6 +91,7 @@ class ScopeNameTable {
     } else {
       std::fill(slots_.begin(), slots_.end(), Slot{});
     }
+    recent_.fill(Slot{});
     base_ = 0;
     size_ = 0;
   }
@@ -93,6 +101,12 @@ class ScopeNameTable {
     uint32_t stored = 0;  // id + 1; 0: never used
     uint32_t hash = 0;
   };
+
+  // Names are mostly used soon after their definition: the last definitions,
+  // one per hash bucket, answer those lookups from a few cache lines instead
+  // of the table, whose slot (a cache miss in a large scope) is skipped.
+  static constexpr size_t kRecent = 512;
+  static size_t RecentIndex(uint32_t hash) { return (hash >> 16) & (kRecent - 1); }
 
   bool Live(const Slot& s) const { return s.stored > base_; }
   static bool Equal(std::string_view a, std::string_view b) {
@@ -112,6 +126,7 @@ class ScopeNameTable {
   }
 
   std::vector<Slot> slots_;
+  std::array<Slot, kRecent> recent_{};
   size_t size_ = 0;
   uint32_t base_ = 0;  // entries with smaller ids belong to earlier scopes
 };
