@@ -388,6 +388,7 @@ bool ModuleParser::ParseComputation(CompId* entry) {
 
   // Into the module's list storage: no allocation per computation.
   const std::span<const ShapeId> stored_params = builder_->StoreList(params);
+  if (is_entry && scope_depth_ == 0) ReserveEntryScope(begin);
   CompId id;
   if (!ParseInstructionList(name, name_text_offset, false, begin, &id)) return false;
   Computation& comp = builder_->computations()[id];
@@ -543,6 +544,21 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
   }
   params->resize(first);
   return false;
+}
+
+// Dumps print the entry computation last, and it is most often the largest
+// (a scheduled entry holds most of a module's instructions): its name
+// table is sized from the text left and the bytes per instruction so far.
+void ModuleParser::ReserveEntryScope(uint32_t entry_offset) {
+  constexpr size_t kMinSample = 1024;       // instructions before guessing
+  constexpr size_t kMinBytesPerInstr = 32;  // bounds a guess off a skewed sample
+  const size_t parsed = builder_->instructions().size();
+  const size_t parsed_bytes = entry_offset - builder_->begin_offset();
+  if (fragment_ || continuation_ || parsed < kMinSample || parsed_bytes == 0) return;
+  const size_t left = file_.size() - entry_offset;
+  const size_t expected = std::min(left / kMinBytesPerInstr, left * parsed / parsed_bytes);
+  EnsureScopeStorage(0);
+  scopes_[0].Reserve(expected);
 }
 
 void ModuleParser::EnsureScopeStorage(size_t scope) {

@@ -392,6 +392,7 @@ class ModuleParser : public ValueParser {
   // `name_size` and `number` go into the record or its header words.
   InstrId AddInstruction(const Instruction& instruction, InstrScratch& scratch,
                          uint32_t name_size, int64_t number);
+  void ReserveEntryScope(uint32_t entry_offset);
   InstrId FindName(std::string_view name) const;
   InstrId FindOperandName(std::string_view name) const;  // FindName, last instruction first
   std::optional<int64_t> IntAttribute(InstrId id, AttrName name);

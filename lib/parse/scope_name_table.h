@@ -41,6 +41,20 @@ class ScopeNameTable {
     size_ = 0;
   }
 
+  // Makes room for `count` names without growing, when the next scope is
+  // expected to be that large: growing through every power of two rehashes
+  // and allocates about as much again. Call before Begin; entries of
+  // earlier scopes are dropped.
+  void Reserve(size_t count) {
+    size_t slots = slots_.size();
+    while ((count + 1) * 4 > slots * 3) slots *= 2;
+    if (slots == slots_.size()) return;
+    slots_.assign(slots, Slot{});
+    recent_.fill(Slot{});
+    base_ = 0;
+    size_ = 0;
+  }
+
   // Starts loading the slot where a name with this hash goes.
   void Prefetch(uint32_t hash) const { PrefetchForRead(&slots_[hash & (slots_.size() - 1)]); }
 

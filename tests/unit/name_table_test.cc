@@ -74,6 +74,27 @@ TEST_CASE("ScopeNameTable finds what it holds across growth, scopes and modules"
   CHECK(find(names[3]) == 3);
 }
 
+// Reserve sizes the table for a scope expected to be large: what follows
+// behaves as without it, and what came before is gone.
+TEST_CASE("ScopeNameTable reserved for a large scope", "[name-table]") {
+  const std::vector<std::string> names = Names(5000);
+  auto name_of = [&](uint32_t id) { return std::string_view(names[id]); };
+  auto hash = [](std::string_view name) { return NameTable::HashOf(name); };
+  ScopeNameTable table;
+  auto insert = [&](uint32_t id) { return table.InsertHashed(names[id], hash(names[id]), id, name_of); };
+  auto find = [&](std::string_view name) { return table.FindHashed(name, hash(name), name_of); };
+  table.Begin(0);
+  for (uint32_t id = 0; id < 10; ++id) CHECK(insert(id) == id);
+  table.Reserve(4000);
+  table.Begin(10);
+  CHECK(find(names[3]) == ScopeNameTable::kNotFound);
+  for (uint32_t id = 10; id < 5000; ++id) CHECK(insert(id) == id);  // past the reserve too
+  for (uint32_t id = 10; id < 5000; id += 7) CHECK(find(names[id]) == id);
+  CHECK(find(names[9]) == ScopeNameTable::kNotFound);
+  table.Reserve(100);  // smaller than the table: nothing changes
+  CHECK(find(names[4999]) == 4999);
+}
+
 TEST_CASE("CopyingNameTable answers the same in any lookup order", "[name-table]") {
   const std::vector<std::string> names = Names(5000);
   CopyingNameTable table;
