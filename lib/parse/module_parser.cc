@@ -749,8 +749,9 @@ bool ModuleParser::ParseOperands(CompId computation, std::vector<InstrId>* opera
 }
 
 InstrId ModuleParser::FindName(std::string_view name) const {
-  const uint32_t id = scopes_[scope_depth_ - 1].FindHashed(
-      name, static_cast<uint32_t>(StringViewHash()(name)), InstructionNames());
+  const uint64_t hash = StringViewHash()(name);
+  const uint32_t id =
+      scopes_[scope_depth_ - 1].FindHashedIf(static_cast<uint32_t>(hash), NamedAs(name, hash));
   return id == ScopeNameTable::kNotFound ? kNoId : id;
 }
 
@@ -1275,8 +1276,8 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     async_start_of_[id] = opcode == Opcode::kAsyncStart ? id : async_start_of_[s.operands[0]];
   }
   if (!(instr.flags & Instruction::kAnonymous)) {
-    const InstrId existing = scopes_[scope_depth_ - 1].InsertHashed(
-        name, static_cast<uint32_t>(name_hash), id, InstructionNames());
+    const InstrId existing = scopes_[scope_depth_ - 1].InsertHashedIf(
+        static_cast<uint32_t>(name_hash), id, NamedAs(name, name_hash));
     if (existing != id) {
       error_note_ = ParseError{builder_->instructions()[existing].name_offset,
                                "instruction previously defined here"};

@@ -416,10 +416,18 @@ class ModuleParser : public ValueParser {
   void EnsureScopeStorage(size_t scope);
   std::vector<ScopeNameTable> scopes_;
   // An instruction's name, for scopes_ to compare names through.
-  auto InstructionNames() const {
-    return [this](uint32_t id) {
+  // Whether instruction `id` is named `name`, whose full hash is `hash`.
+  // The 64-bit hashes kept per instruction are compared first, so the text
+  // of a definition far behind is read only for the name it really is: the
+  // parser has released that text (TextReleaser), and reading one byte of it
+  // maps the whole 2 MB folio back in; 32-bit slot-hash collisions alone
+  // (thousands in a computation of millions of instructions) kept most of
+  // a large one-computation file resident.
+  auto NamedAs(std::string_view name, uint64_t hash) const {
+    return [this, name, hash](uint32_t id) {
       const Instruction& instr = builder_->instructions()[id];
-      return std::string_view(file_.data() + instr.name_offset, module_->NameSize(instr));
+      return builder_->name_hashes()[id] == hash && module_->NameSize(instr) == name.size() &&
+             BytesEqual(file_.data() + instr.name_offset, name.data(), name.size());
     };
   }
   std::vector<std::vector<InstrId>> scope_order_;

@@ -382,7 +382,7 @@ InstrId ModuleParser::OperandStub(std::string_view name, uint32_t name_offset, S
   scope_order_[0].pop_back();  // not an instruction of the computation
   const uint64_t hash = StringViewHash()(name);
   builder_->name_hashes().push_back(hash);
-  scopes_[0].InsertHashed(name, static_cast<uint32_t>(hash), id, InstructionNames());
+  scopes_[0].InsertHashedIf(static_cast<uint32_t>(hash), id, NamedAs(name, hash));
   stubs_.push_back(id);  // ids grow: the list stays sorted
   return id;
 }
@@ -597,9 +597,9 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
   std::vector<InstrId> stub_to(half.stubs_.size());
   for (size_t k = 0; k < half.stubs_.size(); ++k) {
     const Instruction& stub = half_instrs[half.stubs_[k]];
-    const uint32_t found = scope.FindHashed(name_in(half, stub),
-                                            static_cast<uint32_t>(from.name_hashes()[half.stubs_[k]]),
-                                            InstructionNames());
+    const uint64_t hash = from.name_hashes()[half.stubs_[k]];
+    const uint32_t found =
+        scope.FindHashedIf(static_cast<uint32_t>(hash), NamedAs(name_in(half, stub), hash));
     if (found == ScopeNameTable::kNotFound) return false;
     if (!SameShape(shape(to.instructions()[found].shape), half_shapes.Get(stub.shape))) return false;
     stub_to[k] = found;
