@@ -615,10 +615,12 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
       scope.Prefetch(static_cast<uint32_t>(half_hashes[half_order[i + kAhead]]));
     }
   };
+  // Hashes first: the text of either side may be released (see NamedAs).
   auto same_name = [&](InstrId here, InstrId there) {
     const Instruction& a = to.instructions()[here];
     const Instruction& b = half_instrs[there];
-    return module_->NameSize(a) == half.module_->NameSize(b) &&
+    return to.name_hashes()[here] == half_hashes[there] &&
+           module_->NameSize(a) == half.module_->NameSize(b) &&
            name_in(*this, a) == name_in(half, b);
   };
   for (size_t i = 0; i < half_order.size(); ++i) {
