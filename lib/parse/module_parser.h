@@ -475,11 +475,14 @@ class ModuleParser : public ValueParser {
   uint32_t value_key_count_ = 0;
   // Releases the parsed text behind the parser (large files; one module).
   std::optional<TextReleaser> parsed_text_;
-  NameTable module_shape_cache_;
+  // Copies its shapes' text: a shape first written far behind would map
+  // released text back in on every lookup that reaches the table.
+  CopyingNameTable module_shape_cache_;
   // Shape texts found in the shape cache lately, by their first 8 bytes
   // (two ways per set): a repeated shape is then taken by one comparison,
-  // without finding its end and hashing it. Points at recent text only, so
-  // never at text released behind the parser.
+  // without finding its end and hashing it. An entry further behind than
+  // the text the parser keeps resident (TextReleaser::kMargin) is not used:
+  // reading released text maps its 2 MB back in.
   struct RecentShape {
     const char* text = nullptr;
     uint32_t size = 0;

@@ -164,7 +164,7 @@ class ValueParser {
   int depth_ = 0;
   bool depth_exceeded_ = false;  // a DepthGuard failed: the error is final
   // Maps the exact text of array shapes to their ids (module parser only).
-  NameTable* shape_cache_ = nullptr;
+  CopyingNameTable* shape_cache_ = nullptr;
   // Shapes are looked up by text up to kShapeTextLimit bytes: tuples of
   // while loops run to kilobytes and would otherwise be parsed at every
   // use. Shapes inside a shape being parsed only up to

@@ -2,6 +2,9 @@
 // an address, and one of its fields.
 #pragma once
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
@@ -69,6 +72,21 @@ inline std::string MappedPathAt(const void* address) {
     return slash == std::string::npos ? "" : line.substr(slash);
   }
   return "";
+}
+
+// Whether the page holding `address` is in this process's page tables
+// (bit 63 of its /proc/self/pagemap entry, readable without privileges):
+// 1 or 0, or -1 when pagemap cannot be read.
+// (pread: the kernel takes reads of whole 8-byte entries only.)
+inline int PagePresent(const void* address) {
+  const int fd = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  uint64_t entry = 0;
+  const ssize_t got = ::pread(fd, &entry, sizeof entry,
+                              static_cast<off_t>(reinterpret_cast<uintptr_t>(address) / page * 8));
+  ::close(fd);
+  return got == static_cast<ssize_t>(sizeof entry) ? static_cast<int>(entry >> 63) : -1;
 }
 
 }  // namespace hlolint
