@@ -1,7 +1,8 @@
 // Instruction-name lookup for one computation scope, 8 bytes a slot: an
-// instruction's id and its name's hash. The name itself is compared through
-// the instruction (its name in the text), which the caller gives as
-// `name_of(id)`. A module's largest computation (a scheduled entry of
+// instruction's id and 32 bits of its name's hash. Whether a candidate id
+// has the name sought is the caller's `has_name(id)`, asked only on a hash
+// match (the parser's compares the 64-bit hashes it keeps per instruction
+// before the text; see ModuleParser::NamedAs). A module's largest computation (a scheduled entry of
 // millions of instructions) makes its table one of the biggest blocks the
 // parse touches, and on machines where fresh memory is dear (virtual
 // machines whose host takes freed pages back) the 24-byte slots of a
@@ -15,10 +16,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <string_view>
 #include <vector>
 
-#include "util/hash.h"
 #include "util/prefetch.h"
 
 namespace hlolint {
@@ -58,11 +57,7 @@ class ScopeNameTable {
   // Starts loading the slot where a name with this hash goes.
   void Prefetch(uint32_t hash) const { PrefetchForRead(&slots_[hash & (slots_.size() - 1)]); }
 
-  template <typename NameOf>
-  uint32_t FindHashed(std::string_view name, uint32_t hash, const NameOf& name_of) const {
-    return FindHashedIf(hash, [&](uint32_t id) { return Equal(name_of(id), name); });
-  }
-  // The same, the name compared by `has_name(id)` (only on a hash match).
+  // The id whose name has this hash and passes `has_name(id)`, or kNotFound.
   template <typename HasName>
   uint32_t FindHashedIf(uint32_t hash, const HasName& has_name) const {
     const Slot& r = recent_[RecentIndex(hash)];
@@ -75,12 +70,9 @@ class ScopeNameTable {
     }
   }
 
-  // Inserts `id` under `name` unless a live entry has that name; returns the
-  // id now stored under it. `id` is at least the scope's first id.
-  template <typename NameOf>
-  uint32_t InsertHashed(std::string_view name, uint32_t hash, uint32_t id, const NameOf& name_of) {
-    return InsertHashedIf(hash, id, [&](uint32_t other) { return Equal(name_of(other), name); });
-  }
+  // Inserts `id` under `hash` unless a live entry with that hash passes
+  // `has_name`; returns the id now stored under the name. `id` is at least
+  // the scope's first id.
   template <typename HasName>
   uint32_t InsertHashedIf(uint32_t hash, uint32_t id, const HasName& has_name) {
     if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
@@ -123,9 +115,6 @@ class ScopeNameTable {
   static size_t RecentIndex(uint32_t hash) { return (hash >> 16) & (kRecent - 1); }
 
   bool Live(const Slot& s) const { return s.stored > base_; }
-  static bool Equal(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && BytesEqual(a.data(), b.data(), b.size());
-  }
 
   void Grow() {
     std::vector<Slot> old = std::move(slots_);

@@ -38,8 +38,11 @@ TEST_CASE("ScopeNameTable finds what it holds across growth, scopes and modules"
   auto name_of = [&](uint32_t id) { return std::string_view(names[id]); };
   auto hash = [](std::string_view name) { return NameTable::HashOf(name); };
   ScopeNameTable table;
-  auto insert = [&](uint32_t id) { return table.InsertHashed(names[id], hash(names[id]), id, name_of); };
-  auto find = [&](std::string_view name) { return table.FindHashed(name, hash(name), name_of); };
+  auto named = [&](std::string_view name) {
+    return [&, name](uint32_t id) { return name_of(id) == name; };
+  };
+  auto insert = [&](uint32_t id) { return table.InsertHashedIf(hash(names[id]), id, named(names[id])); };
+  auto find = [&](std::string_view name) { return table.FindHashedIf(hash(name), named(name)); };
 
   // One scope of ids 100..20099, through several growths.
   table.Begin(100);
@@ -48,7 +51,7 @@ TEST_CASE("ScopeNameTable finds what it holds across growth, scopes and modules"
   CHECK(find(names[99]) == ScopeNameTable::kNotFound);
   // A second instruction of the same name: the first one's id comes back.
   names.push_back(names[150]);
-  CHECK(table.InsertHashed(names.back(), hash(names.back()), 30000, name_of) == 150);
+  CHECK(table.InsertHashedIf(hash(names.back()), 30000, named(names.back())) == 150);
   names.pop_back();
 
   // The next scope (higher ids): the earlier entries are gone at once, and
@@ -81,8 +84,11 @@ TEST_CASE("ScopeNameTable reserved for a large scope", "[name-table]") {
   auto name_of = [&](uint32_t id) { return std::string_view(names[id]); };
   auto hash = [](std::string_view name) { return NameTable::HashOf(name); };
   ScopeNameTable table;
-  auto insert = [&](uint32_t id) { return table.InsertHashed(names[id], hash(names[id]), id, name_of); };
-  auto find = [&](std::string_view name) { return table.FindHashed(name, hash(name), name_of); };
+  auto named = [&](std::string_view name) {
+    return [&, name](uint32_t id) { return name_of(id) == name; };
+  };
+  auto insert = [&](uint32_t id) { return table.InsertHashedIf(hash(names[id]), id, named(names[id])); };
+  auto find = [&](std::string_view name) { return table.FindHashedIf(hash(name), named(name)); };
   table.Begin(0);
   for (uint32_t id = 0; id < 10; ++id) CHECK(insert(id) == id);
   table.Reserve(4000);
