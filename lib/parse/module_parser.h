@@ -415,7 +415,6 @@ class ModuleParser : public ValueParser {
   // computation's).
   void EnsureScopeStorage(size_t scope);
   std::vector<ScopeNameTable> scopes_;
-  // An instruction's name, for scopes_ to compare names through.
   // Whether instruction `id` is named `name`, whose full hash is `hash`.
   // The 64-bit hashes kept per instruction are compared first, so the text
   // of a definition far behind is read only for the name it really is: the

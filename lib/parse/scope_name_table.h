@@ -2,11 +2,12 @@
 // instruction's id and 32 bits of its name's hash. Whether a candidate id
 // has the name sought is the caller's `has_name(id)`, asked only on a hash
 // match (the parser's compares the 64-bit hashes it keeps per instruction
-// before the text; see ModuleParser::NamedAs). A module's largest computation (a scheduled entry of
-// millions of instructions) makes its table one of the biggest blocks the
-// parse touches, and on machines where fresh memory is dear (virtual
-// machines whose host takes freed pages back) the 24-byte slots of a
-// NameTable cost more in page zeroing than in lookups.
+// before the text; see ModuleParser::NamedAs). A module's largest
+// computation (a scheduled entry of millions of instructions) makes its
+// table one of the biggest blocks the parse touches, and on machines where
+// fresh memory is dear (virtual machines whose host takes freed pages back)
+// the 24-byte slots of a NameTable cost more in page zeroing than in
+// lookups.
 //
 // A scope's instructions have consecutive ids from `first_id` on (nested
 // scopes have tables of their own), so Begin(first_id) empties the table in
