@@ -31,74 +31,76 @@ TEST_CASE("NameTable finds what it holds across growth and clears", "[name-table
   CHECK(table.Find(names[3]) == 5);
 }
 
-// Scope tables hold ids; names are compared through `name_of`, here the
-// position of the name in a list that plays the instructions.
-TEST_CASE("ScopeNameTable finds what it holds across growth, scopes and modules", "[name-table]") {
-  std::vector<std::string> names = Names(30000);
-  auto name_of = [&](uint32_t id) { return std::string_view(names[id]); };
-  auto hash = [](std::string_view name) { return NameTable::HashOf(name); };
+// Scope tables hold ids; a name is told by `has_name(id)`, here against the
+// name at that position of a list that plays the instructions.
+struct ScopeTableOverNames {
+  explicit ScopeTableOverNames(int count) : names(Names(count)) {}
+  static uint32_t Hash(std::string_view name) { return NameTable::HashOf(name); }
+  auto Named(std::string_view name) const {
+    return [this, name](uint32_t id) { return std::string_view(names[id]) == name; };
+  }
+  // `id` under the name at `name_index` (by default its own).
+  uint32_t Insert(uint32_t id, size_t name_index) {
+    return table.InsertHashedIf(Hash(names[name_index]), id, Named(names[name_index]));
+  }
+  uint32_t Insert(uint32_t id) { return Insert(id, id); }
+  uint32_t Find(size_t name_index) const {
+    return table.FindHashedIf(Hash(names[name_index]), Named(names[name_index]));
+  }
+  std::vector<std::string> names;
   ScopeNameTable table;
-  auto named = [&](std::string_view name) {
-    return [&, name](uint32_t id) { return name_of(id) == name; };
-  };
-  auto insert = [&](uint32_t id) { return table.InsertHashedIf(hash(names[id]), id, named(names[id])); };
-  auto find = [&](std::string_view name) { return table.FindHashedIf(hash(name), named(name)); };
+};
+
+TEST_CASE("ScopeNameTable finds what it holds across growth, scopes and modules", "[name-table]") {
+  ScopeTableOverNames t(30001);
+  ScopeNameTable& table = t.table;
+  constexpr uint32_t kNotFound = ScopeNameTable::kNotFound;
 
   // One scope of ids 100..20099, through several growths.
   table.Begin(100);
-  for (uint32_t id = 100; id < 20100; ++id) CHECK(insert(id) == id);
-  for (uint32_t id = 100; id < 20100; id += 89) CHECK(find(names[id]) == id);
-  CHECK(find(names[99]) == ScopeNameTable::kNotFound);
+  for (uint32_t id = 100; id < 20100; ++id) CHECK(t.Insert(id) == id);
+  for (uint32_t id = 100; id < 20100; id += 89) CHECK(t.Find(id) == id);
+  CHECK(t.Find(99) == kNotFound);
   // A second instruction of the same name: the first one's id comes back.
-  names.push_back(names[150]);
-  CHECK(table.InsertHashedIf(hash(names.back()), 30000, named(names.back())) == 150);
-  names.pop_back();
+  CHECK(t.Insert(30000, 150) == 150);
 
   // The next scope (higher ids): the earlier entries are gone at once, and
   // their names can be defined again.
   table.Begin(20100);
-  CHECK(find(names[100]) == ScopeNameTable::kNotFound);
-  CHECK(find(names[20099]) == ScopeNameTable::kNotFound);
-  for (uint32_t id = 20100; id < 20200; ++id) CHECK(insert(id) == id);
-  CHECK(find(names[20150]) == 20150);
+  CHECK(t.Find(100) == kNotFound);
+  CHECK(t.Find(20099) == kNotFound);
+  for (uint32_t id = 20100; id < 20200; ++id) CHECK(t.Insert(id) == id);
+  CHECK(t.Find(20150) == 20150);
 
   // A new module: ids start again from 0 and nothing of the old one stays
   // (its ids are higher than the new scope's first).
   table.Begin(0);
-  CHECK(find(names[20150]) == ScopeNameTable::kNotFound);
-  for (uint32_t id = 0; id < 50; ++id) CHECK(insert(id) == id);
-  CHECK(find(names[49]) == 49);
-  CHECK(find(names[20150]) == ScopeNameTable::kNotFound);
+  CHECK(t.Find(20150) == kNotFound);
+  for (uint32_t id = 0; id < 50; ++id) CHECK(t.Insert(id) == id);
+  CHECK(t.Find(49) == 49);
+  CHECK(t.Find(20150) == kNotFound);
 
   table.Release();
   table.Begin(0);
-  CHECK(find(names[3]) == ScopeNameTable::kNotFound);
-  CHECK(insert(3) == 3);
-  CHECK(find(names[3]) == 3);
+  CHECK(t.Find(3) == kNotFound);
+  CHECK(t.Insert(3) == 3);
+  CHECK(t.Find(3) == 3);
 }
 
 // Reserve sizes the table for a scope expected to be large: what follows
 // behaves as without it, and what came before is gone.
 TEST_CASE("ScopeNameTable reserved for a large scope", "[name-table]") {
-  const std::vector<std::string> names = Names(5000);
-  auto name_of = [&](uint32_t id) { return std::string_view(names[id]); };
-  auto hash = [](std::string_view name) { return NameTable::HashOf(name); };
-  ScopeNameTable table;
-  auto named = [&](std::string_view name) {
-    return [&, name](uint32_t id) { return name_of(id) == name; };
-  };
-  auto insert = [&](uint32_t id) { return table.InsertHashedIf(hash(names[id]), id, named(names[id])); };
-  auto find = [&](std::string_view name) { return table.FindHashedIf(hash(name), named(name)); };
-  table.Begin(0);
-  for (uint32_t id = 0; id < 10; ++id) CHECK(insert(id) == id);
-  table.Reserve(4000);
-  table.Begin(10);
-  CHECK(find(names[3]) == ScopeNameTable::kNotFound);
-  for (uint32_t id = 10; id < 5000; ++id) CHECK(insert(id) == id);  // past the reserve too
-  for (uint32_t id = 10; id < 5000; id += 7) CHECK(find(names[id]) == id);
-  CHECK(find(names[9]) == ScopeNameTable::kNotFound);
-  table.Reserve(100);  // smaller than the table: nothing changes
-  CHECK(find(names[4999]) == 4999);
+  ScopeTableOverNames t(5000);
+  t.table.Begin(0);
+  for (uint32_t id = 0; id < 10; ++id) CHECK(t.Insert(id) == id);
+  t.table.Reserve(4000);
+  t.table.Begin(10);
+  CHECK(t.Find(3) == ScopeNameTable::kNotFound);
+  for (uint32_t id = 10; id < 5000; ++id) CHECK(t.Insert(id) == id);  // past the reserve too
+  for (uint32_t id = 10; id < 5000; id += 7) CHECK(t.Find(id) == id);
+  CHECK(t.Find(9) == ScopeNameTable::kNotFound);
+  t.table.Reserve(100);  // smaller than the table: nothing changes
+  CHECK(t.Find(4999) == 4999);
 }
 
 TEST_CASE("CopyingNameTable answers the same in any lookup order", "[name-table]") {
