@@ -549,17 +549,18 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
 
 // Dumps print the entry computation last, and it is most often the largest
 // (a scheduled entry holds most of a module's instructions): its name
-// table is sized from the text left and the bytes per instruction so far.
+// table is sized from the text left and the bytes per instruction so far,
+// in at most an eighth of the text left (an entry of a few instructions and
+// huge literals, or one not printed last, costs little more than before).
 void ModuleParser::ReserveEntryScope(uint32_t entry_offset) {
-  constexpr size_t kMinSample = 1024;       // instructions before guessing
-  constexpr size_t kMinBytesPerInstr = 32;  // bounds a guess off a skewed sample
+  constexpr size_t kMinSample = 1024;   // instructions before guessing
+  constexpr size_t kMaxTextShare = 8;   // table bytes <= text left / this
   const size_t parsed = builder_->instructions().size();
   const size_t parsed_bytes = entry_offset - builder_->begin_offset();
   if (fragment_ || continuation_ || parsed < kMinSample || parsed_bytes == 0) return;
   const size_t left = file_.size() - entry_offset;
-  const size_t expected = std::min(left / kMinBytesPerInstr, left * parsed / parsed_bytes);
   EnsureScopeStorage(0);
-  scopes_[0].Reserve(expected);
+  scopes_[0].Reserve(left * parsed / parsed_bytes, left / kMaxTextShare);
 }
 
 void ModuleParser::EnsureScopeStorage(size_t scope) {

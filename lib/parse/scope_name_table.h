@@ -42,18 +42,22 @@ class ScopeNameTable {
   }
 
   // Makes room for `count` names without growing, when the next scope is
-  // expected to be that large: growing through every power of two rehashes
-  // and allocates about as much again. Call before Begin; entries of
+  // expected to be that large (growing through every power of two rehashes
+  // and allocates about as much again), in at most `max_bytes` (a guess
+  // must not cost much when it is wrong). Call before Begin; entries of
   // earlier scopes are dropped.
-  void Reserve(size_t count) {
+  void Reserve(size_t count, size_t max_bytes) {
     size_t slots = slots_.size();
-    while ((count + 1) * 4 > slots * 3) slots *= 2;
+    while ((count + 1) * 4 > slots * 3 && (slots * 2) * sizeof(Slot) <= max_bytes) slots *= 2;
     if (slots == slots_.size()) return;
     slots_.assign(slots, Slot{});
     recent_.fill(Slot{});
     base_ = 0;
     size_ = 0;
   }
+
+  // The table's memory (for tests and accounting).
+  size_t SlotBytes() const { return slots_.size() * sizeof(Slot); }
 
   // Starts loading the slot where a name with this hash goes.
   void Prefetch(uint32_t hash) const { PrefetchForRead(&slots_[hash & (slots_.size() - 1)]); }

@@ -93,14 +93,23 @@ TEST_CASE("ScopeNameTable reserved for a large scope", "[name-table]") {
   ScopeTableOverNames t(5000);
   t.table.Begin(0);
   for (uint32_t id = 0; id < 10; ++id) CHECK(t.Insert(id) == id);
-  t.table.Reserve(4000);
+  t.table.Reserve(4000, 1u << 20);
+  CHECK(t.table.SlotBytes() >= 4000 * 8 * 4 / 3);
   t.table.Begin(10);
   CHECK(t.Find(3) == ScopeNameTable::kNotFound);
   for (uint32_t id = 10; id < 5000; ++id) CHECK(t.Insert(id) == id);  // past the reserve too
   for (uint32_t id = 10; id < 5000; id += 7) CHECK(t.Find(id) == id);
   CHECK(t.Find(9) == ScopeNameTable::kNotFound);
-  t.table.Reserve(100);  // smaller than the table: nothing changes
+  t.table.Reserve(100, 1u << 20);  // smaller than the table: nothing changes
   CHECK(t.Find(4999) == 4999);
+  // At most max_bytes: a scope expected to hold a million names gets 64 KB
+  // (8,192 slots) at first, and grows past them as before.
+  ScopeTableOverNames big(9000);
+  big.table.Reserve(1000000, 64u << 10);
+  CHECK(big.table.SlotBytes() == (64u << 10));
+  big.table.Begin(0);
+  for (uint32_t id = 0; id < 9000; ++id) CHECK(big.Insert(id) == id);
+  for (uint32_t id = 0; id < 9000; id += 11) CHECK(big.Find(id) == id);
 }
 
 TEST_CASE("CopyingNameTable answers the same in any lookup order", "[name-table]") {
