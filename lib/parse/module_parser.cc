@@ -471,7 +471,8 @@ const char* ModuleParser::RecentShapeAt(const char* p, ShapeFollower follower, S
     const RecentShape& r = set[way];
     // *end is NUL, so with r.size < end - p both follower bytes are readable.
     if (r.size == 0 || static_cast<size_t>(end - p) <= r.size) continue;
-    if (r.text + TextReleaser::kMargin < p) continue;  // maybe released
+    // Further back than the text kept resident: maybe released.
+    if (r.text < p && static_cast<size_t>(p - r.text) > TextReleaser::kMargin) continue;
     const char* q = p + r.size;
     bool follows = false;
     switch (follower) {
