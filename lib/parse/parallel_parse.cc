@@ -582,8 +582,11 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
   Module::Builder& from = *half.builder_;
   const std::vector<Instruction>& half_instrs = from.instructions();
   ScopeNameTable& scope = scopes_[scope_depth_ - 1];
-  auto name_in = [](const ModuleParser& p, const Instruction& in) {
-    return p.module_->text(in.name_offset, p.module_->NameSize(in));
+  const std::vector<uint64_t>& half_hashes = from.name_hashes();
+  // Whether an instruction here has the name of the other side's `f`.
+  auto named_as_half = [&](InstrId f) {
+    const Instruction& in = half_instrs[f];
+    return NamedAs(half.module_->text(in.name_offset, half.module_->NameSize(in)), half_hashes[f]);
   };
 
   // Everything that can refuse the merge is checked before anything changes.
@@ -596,40 +599,30 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
   // text declared for it there; else the one-thread parse reads otherwise.
   std::vector<InstrId> stub_to(half.stubs_.size());
   for (size_t k = 0; k < half.stubs_.size(); ++k) {
-    const Instruction& stub = half_instrs[half.stubs_[k]];
-    const uint64_t hash = from.name_hashes()[half.stubs_[k]];
+    const InstrId stub = half.stubs_[k];
     const uint32_t found =
-        scope.FindHashedIf(static_cast<uint32_t>(hash), NamedAs(name_in(half, stub), hash));
+        scope.FindHashedIf(static_cast<uint32_t>(half_hashes[stub]), named_as_half(stub));
     if (found == ScopeNameTable::kNotFound) return false;
-    if (!SameShape(shape(to.instructions()[found].shape), half_shapes.Get(stub.shape))) return false;
+    const Shape& declared = half_shapes.Get(half_instrs[stub].shape);
+    if (!SameShape(shape(to.instructions()[found].shape), declared)) return false;
     stub_to[k] = found;
   }
   // No name is defined on both sides of the cut. The table of a large
   // computation is far bigger than the caches: its slots are fetched a few
   // names ahead.
   const std::vector<InstrId>& half_order = half.scope_order_[0];
-  const std::vector<uint64_t>& half_hashes = from.name_hashes();
   constexpr size_t kAhead = 16;
   auto prefetch_ahead = [&](size_t i) {
     if (i + kAhead < half_order.size()) {
       scope.Prefetch(static_cast<uint32_t>(half_hashes[half_order[i + kAhead]]));
     }
   };
-  // Hashes first: the text of either side may be released (see NamedAs).
-  auto same_name = [&](InstrId here, InstrId there) {
-    const Instruction& a = to.instructions()[here];
-    const Instruction& b = half_instrs[there];
-    return to.name_hashes()[here] == half_hashes[there] &&
-           module_->NameSize(a) == half.module_->NameSize(b) &&
-           name_in(*this, a) == name_in(half, b);
-  };
   for (size_t i = 0; i < half_order.size(); ++i) {
     prefetch_ahead(i);
     const InstrId f = half_order[i];
     if (half_instrs[f].flags & Instruction::kAnonymous) continue;
-    if (scope.FindHashedIf(static_cast<uint32_t>(half_hashes[f]), [&](uint32_t here) {
-          return same_name(here, f);
-        }) != ScopeNameTable::kNotFound) {
+    if (scope.FindHashedIf(static_cast<uint32_t>(half_hashes[f]), named_as_half(f)) !=
+        ScopeNameTable::kNotFound) {
       return false;
     }
   }
@@ -706,8 +699,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     const InstrId f = half_order[i];
     scope_order.push_back(id_to[f]);
     if (half_instrs[f].flags & Instruction::kAnonymous) continue;
-    scope.InsertHashedIf(static_cast<uint32_t>(half_hashes[f]), id_to[f],
-                         [&](uint32_t here) { return same_name(here, f); });
+    scope.InsertHashedIf(static_cast<uint32_t>(half_hashes[f]), id_to[f], named_as_half(f));
   }
   for (const auto& [key, gte] : half.gte_cache_[0]) {
     const uint64_t tuple = id_to[static_cast<InstrId>(key >> 32)];

@@ -56,7 +56,7 @@ class ScopeNameTable {
     size_ = 0;
   }
 
-  // The table's memory (for tests and accounting).
+  // The table's memory (tests check Reserve's bound with it).
   size_t SlotBytes() const { return slots_.size() * sizeof(Slot); }
 
   // Starts loading the slot where a name with this hash goes.
