@@ -2,6 +2,10 @@
 # hlolint developer entry point.
 #   ./build.sh run    install missing Debian packages, build, lint examples/
 #   ./build.sh test   install missing Debian packages, build, run every test
+# `run` builds the profile-guided binary (cmake/Pgo.cmake: a first,
+# instrumented build lints generated HLO; ~4 more minutes, 7-16% faster
+# lints); HLOLINT_PGO=0 ./build.sh run skips that. `test` keeps whatever
+# build/ was configured with (a fresh build/: no profile, the quicker build).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -23,14 +27,14 @@ install_missing() {
 }
 
 build() {
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
   cmake --build build -j "$JOBS"
 }
 
 case "${1:-}" in
   run)
     install_missing
-    build
+    if [ "${HLOLINT_PGO:-1}" = 0 ]; then build -DHLOLINT_PGO=OFF; else build -DHLOLINT_PGO=ON; fi
     status=0
     build/tools/hlolint/hlolint examples/ || status=$?
     echo "(hlolint exited with status $status: 0 clean, 1 findings, 2 usage or I/O error)"
