@@ -19,7 +19,7 @@
 # build). Atomic counters: the training also runs two threads on one module.
 function(hlolint_pgo_generate_flags profile_dir)
   set(flags -fprofile-generate=${profile_dir} -fprofile-update=prefer-atomic
-            -fprofile-prefix-path=${CMAKE_BINARY_DIR})
+            -fprofile-prefix-path=${PROJECT_BINARY_DIR})
   add_compile_options(${flags})
   add_link_options(${flags})
 endfunction()
@@ -28,18 +28,22 @@ endfunction()
 # here with the profile. Call before the targets are defined.
 function(hlolint_pgo_use)
   include(ExternalProject)
-  set(pgo ${CMAKE_BINARY_DIR}/pgo)
+  set(pgo ${PROJECT_BINARY_DIR}/pgo)
   set(profile_dir ${pgo}/profile)
   set(train_lint ${pgo}/build/bench/lint_bench)
   set(train_generate ${pgo}/build/bench/generate_hlo)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type)
   ExternalProject_Add(hlolint_pgo_build
-    SOURCE_DIR ${CMAKE_SOURCE_DIR}
+    SOURCE_DIR ${PROJECT_SOURCE_DIR}
     BINARY_DIR ${pgo}/build
     PREFIX ${pgo}
     CMAKE_GENERATOR ${CMAKE_GENERATOR}
     CMAKE_CACHE_ARGS
       -DCMAKE_BUILD_TYPE:STRING=${CMAKE_BUILD_TYPE}
       -DCMAKE_CXX_COMPILER:FILEPATH=${CMAKE_CXX_COMPILER}
+      # The same code generation flags: the profile is matched per function.
+      -DCMAKE_CXX_FLAGS:STRING=${CMAKE_CXX_FLAGS}
+      -DCMAKE_CXX_FLAGS_${build_type}:STRING=${CMAKE_CXX_FLAGS_${build_type}}
       -DHLOLINT_PGO:BOOL=OFF
       -DHLOLINT_PGO_GENERATE:PATH=${profile_dir}
       -DHLOLINT_BUILD_TESTS:BOOL=OFF
@@ -61,14 +65,14 @@ function(hlolint_pgo_use)
     COMMAND ${CMAKE_COMMAND} -DLINT_BENCH=${train_lint} -DGENERATE_HLO=${train_generate}
             -DPROFILE_DIR=${profile_dir} -DWORK_DIR=${pgo}/work
             -DSTAMP=${pgo}/trained.stamp
-            -P ${CMAKE_SOURCE_DIR}/cmake/PgoTrain.cmake
+            -P ${PROJECT_SOURCE_DIR}/cmake/PgoTrain.cmake
     DEPENDS hlolint_pgo_build ${train_lint} ${train_generate}
-            ${CMAKE_SOURCE_DIR}/cmake/PgoTrain.cmake
+            ${PROJECT_SOURCE_DIR}/cmake/PgoTrain.cmake
     COMMENT "Profile-guided build: training the instrumented lint engine"
     VERBATIM)
   add_custom_target(hlolint_pgo_profile DEPENDS ${pgo}/trained.stamp)
   add_compile_options(-fprofile-use=${profile_dir} -fprofile-partial-training
-                      -fprofile-prefix-path=${CMAKE_BINARY_DIR}
+                      -fprofile-prefix-path=${PROJECT_BINARY_DIR}
                       -Wno-missing-profile -Wno-coverage-mismatch)
 endfunction()
 
