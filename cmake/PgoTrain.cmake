@@ -9,7 +9,7 @@
 #
 # The mix is measured, not guessed (docs/performance.md, "Profile-guided
 # build"): without the two-thread run on the large before-optimization
-# module the build gained 2-4% instead of 11-17%; adding this repository's
+# module the build gained 2-4% instead of 12-16%; adding this repository's
 # test inputs (error paths, tiny modules) gained less, not more. Code the
 # training never runs keeps the ordinary optimization.
 foreach(var LINT_BENCH GENERATE_HLO PROFILE_DIR WORK_DIR STAMP)
