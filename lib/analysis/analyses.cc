@@ -1,5 +1,6 @@
 #include "analysis/analyses.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace hlolint {
@@ -17,6 +18,19 @@ size_t Analyses::NextSlot() {
 Analyses::~Analyses() {
   // Later analyses may hold references into earlier ones: last built, first gone.
   for (auto it = build_order_.rbegin(); it != build_order_.rend(); ++it) slots_[*it].owned.reset();
+}
+
+void Analyses::ReleaseAllBut(std::initializer_list<size_t> kept) {
+  std::vector<size_t> still_built;  // in reverse build order
+  for (auto it = build_order_.rbegin(); it != build_order_.rend(); ++it) {
+    if (std::find(kept.begin(), kept.end(), *it) != kept.end()) {
+      still_built.push_back(*it);
+      continue;
+    }
+    slots_[*it].built.store(nullptr, std::memory_order_relaxed);
+    slots_[*it].owned.reset();
+  }
+  build_order_.assign(still_built.rbegin(), still_built.rend());
 }
 
 Analyses::HolderBase* Analyses::Build(size_t slot, Factory make) {

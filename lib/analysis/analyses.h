@@ -19,6 +19,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -41,6 +42,16 @@ class Analyses {
   ~Analyses();
 
   const Module& module() const { return module_; }
+
+  // Destroys the analyses built so far except those of the types Keep, the
+  // last built first, so that what is built next reuses their memory
+  // instead of fresh pages. A released analysis is built again if asked
+  // for. A kept analysis must not refer to a released one. Not while
+  // another thread uses this object.
+  template <typename... Keep>
+  void ReleaseAllBut() {
+    ReleaseAllBut({SlotOf<Keep>()...});
+  }
 
   template <typename T>
   const T& Get() {
@@ -72,6 +83,8 @@ class Analyses {
     static const size_t slot = NextSlot();
     return slot;
   }
+
+  void ReleaseAllBut(std::initializer_list<size_t> kept);
 
   // Builds the analysis of `slot` unless another thread is building it (then
   // waits for it) or has built it; returns it. An exception of the

@@ -286,6 +286,27 @@ struct AsksForItself {
   AsksForItself(const Module&, Analyses& analyses) { analyses.Get<AsksForItself>(); }
 };
 
+std::vector<std::string> released;  // analyses destroyed, in order
+int times_built = 0;
+
+struct KeptAnalysis {
+  KeptAnalysis(const Module&, Analyses&) {}
+};
+
+struct ReleasedFirst {
+  ReleasedFirst(const Module&, Analyses& analyses) : kept(&analyses.Get<KeptAnalysis>()) {
+    ++times_built;
+  }
+  ~ReleasedFirst() { released.push_back("first"); }
+  const KeptAnalysis* kept;
+};
+
+struct ReleasedSecond {
+  ReleasedSecond(const Module&, Analyses& analyses) : first(&analyses.Get<ReleasedFirst>()) {}
+  ~ReleasedSecond() { released.push_back("second"); }
+  const ReleasedFirst* first;
+};
+
 std::unique_ptr<Module> SmallModule(const SourceFile& file) {
   std::vector<ParsedModule> parsed = ParseAllModules(file);
   REQUIRE(parsed.size() == 1);
@@ -329,6 +350,30 @@ TEST_CASE("Analyses: a constructor's exception reaches the caller, the next call
   CHECK(failing_attempts == 2);
   // An analysis asking for itself fails instead of waiting for itself forever.
   CHECK_THROWS_AS(analyses.Get<AsksForItself>(), std::logic_error);
+}
+
+TEST_CASE("Analyses: ReleaseAllBut destroys the others, last built first; asked again, they build again",
+          "[analyses]") {
+  auto file = SourceFile::FromString("t.hlo", "HloModule m\nENTRY e {\n  ROOT p = f32[4] parameter(0)\n}\n");
+  std::unique_ptr<Module> module = SmallModule(*file);
+  Analyses analyses(*module);
+  released.clear();
+  times_built = 0;
+  const ReleasedFirst* first = analyses.Get<ReleasedSecond>().first;
+  const KeptAnalysis* kept = &analyses.Get<KeptAnalysis>();
+  CHECK(first->kept == kept);
+  CHECK(times_built == 1);
+
+  analyses.ReleaseAllBut<KeptAnalysis>();
+  CHECK(released == std::vector<std::string>{"second", "first"});
+  CHECK(&analyses.Get<KeptAnalysis>() == kept);  // the same object, not built again
+  analyses.Get<ReleasedFirst>();
+  CHECK(times_built == 2);
+  CHECK(released.size() == 2);
+  // Still destroyed, last built first, with the Analyses: the rebuilt one.
+  released.clear();
+  analyses.ReleaseAllBut<>();
+  CHECK(released == std::vector<std::string>{"first"});
 }
 
 }  // namespace
