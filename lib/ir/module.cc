@@ -58,37 +58,19 @@ void Module::Builder::AdoptLists(Module& other) {
 }
 
 void Module::Builder::BuildUsers() {
-  // The parser counted each instruction's distinct users (CountUses). One
-  // pass in id order copies each instruction's block (header words,
-  // operands, called computations; control predecessors) into a new pool
-  // with room for its users before the control predecessors, and appends
-  // the instruction to the user lists of its operands, whose blocks (lower
-  // ids) are already placed. The opcode array is filled on the way, as the
-  // pass reads every record anyway. While a list fills, user_count counts
-  // the users written so far.
+  // The parser counted each instruction's distinct users (CountUses). Each
+  // instruction's block of ids_ (header words, operands, called
+  // computations; control predecessors) gets room for its users before its
+  // control predecessors, then the users are filled in, in id order. The
+  // opcode array is filled on the way. While a list fills, user_count
+  // counts the users written so far.
   std::vector<Instruction>& instrs = m.instructions_;
   const size_t n = instrs.size();
+  SpreadLists();
   m.opcodes_.resize(n);
-  std::vector<uint32_t> pool(m.ids_.size() + counted_users);
-  const uint32_t* old_ids = m.ids_.data();
-  uint32_t* ids = pool.data();
-  uint32_t begin = 0;
+  uint32_t* const ids = m.ids_.data();
   for (InstrId id = 0; id < n; ++id) {
-    Instruction& in = instrs[id];
-    const uint32_t header = in.HeaderWords();
-    const bool has_control = in.flags & Instruction::kHasControl;
-    const uint32_t lists = header + in.operand_count + in.called_count;
-    const uint32_t* from = old_ids + in.operands_begin - header;
-    uint32_t* to = ids + begin;
-    for (uint32_t k = 0; k < lists; ++k) to[k] = from[k];
-    in.operands_begin = begin + header;
-    begin += lists + in.user_count;
-    if (has_control) {
-      const uint32_t controls = from[header - 1];
-      for (uint32_t k = 0; k < controls; ++k) ids[begin + k] = from[lists + k];
-      begin += controls;
-    }
-    in.user_count = 0;
+    const Instruction& in = instrs[id];
     m.opcodes_[id] = in.opcode;
     const uint32_t* operands = ids + in.operands_begin;
     for (uint32_t k = 0; k < in.operand_count; ++k) {
@@ -99,7 +81,39 @@ void Module::Builder::BuildUsers() {
       users[op.user_count++] = id;
     }
   }
-  m.ids_ = std::move(pool);
+}
+
+// In place: the parser only ever appends an instruction's block at the end
+// of ids_ (AddInstruction, and the merges of the two-thread parse), so the
+// blocks lie in id order without overlapping, and each moves up by the
+// users of the blocks before it (at least), the last block first, without
+// overwriting one still to move. ids_ is reserved for about three words per
+// instruction (ReserveFor), so a large module's lists fit without a new
+// array, which would cost as many fresh pages again as the lists take, at
+// the parse's peak of memory (the name tables are still held).
+void Module::Builder::SpreadLists() {
+  std::vector<Instruction>& instrs = m.instructions_;
+  std::vector<uint32_t>& ids = m.ids_;
+  const size_t spread = ids.size() + counted_users;  // blocks pack from the top
+  ids.resize(spread);
+  uint32_t* const data = ids.data();
+  size_t end = spread;
+  for (size_t id = instrs.size(); id-- > 0;) {
+    Instruction& in = instrs[id];
+    const uint32_t header = in.HeaderWords();
+    const uint32_t lists = header + in.operand_count + in.called_count;
+    const uint32_t from = in.operands_begin - header;
+    const uint32_t controls = in.flags & Instruction::kHasControl ? data[from + header - 1] : 0;
+    const size_t to = end - lists - in.user_count - controls;
+    // Word by word from the top (to >= from; the lists are short), the
+    // control predecessors first: they go furthest.
+    uint32_t* const controls_to = data + to + lists + in.user_count;
+    for (uint32_t k = controls; k-- > 0;) controls_to[k] = data[from + lists + k];
+    for (uint32_t k = lists; k-- > 0;) data[to + k] = data[from + k];
+    in.operands_begin = static_cast<uint32_t>(to + header);
+    in.user_count = 0;
+    end = to;
+  }
 }
 
 }  // namespace hlolint

@@ -381,6 +381,10 @@ struct Module::Builder {
   // step of building. Until then users() is empty.
   void BuildUsers();
   uint64_t counted_users = 0;  // sum of every instruction's user_count
+
+ private:
+  // Makes room for each instruction's users in its block of ids_.
+  void SpreadLists();
 };
 
 }  // namespace hlolint
