@@ -68,7 +68,7 @@ TEST_CASE("The id span points into the comment") {
                     found[0].rules[1].span.end - found[0].rules[1].span.begin) == "rule-b");
 }
 
-TEST_CASE("Malformed directives carry an error; markers in strings or prose are not directives") {
+TEST_CASE("Malformed directives carry an error, and markers in strings or prose are not directives") {
   CHECK(!Find("// hlolint: ignroe[x]\n")[0].error.empty());
   CHECK(!Find("// hlolint: ignore[x\n")[0].error.empty());
   CHECK(!Find("// hlolint: ignore[]\n")[0].error.empty());

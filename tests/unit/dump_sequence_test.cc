@@ -77,7 +77,7 @@ TEST_CASE("dump sequences: interleaved modules, timestamps and directories are t
   CHECK(GroupedOrder(plan) == std::vector<size_t>{0, 3, 1, 5, 2, 4});
 }
 
-TEST_CASE("dump sequences: a name XLA dropped (too long) joins its module; two names split") {
+TEST_CASE("dump sequences: a name XLA dropped (too long) joins its module, and two names split") {
   const std::vector<std::string> one_name = {
       "module_0004.jit_long.0000.p.after_x.before_y.txt",
       "module_0004.0001.a very long pipeline name.after_y.before_z.txt",
@@ -243,7 +243,7 @@ TEST_CASE("dump sequences: each finding once, where it first appears, and where 
   CHECK(results[0].sequence->fixed == 3);
 }
 
-TEST_CASE("dump sequences: --every-dump keeps every report; severity escalations are reported") {
+TEST_CASE("dump sequences: --every-dump keeps every report, and severity escalations are reported") {
   const std::vector<std::string> paths = {
       "module_0001.m.0000.p.after_a.before_b.txt",
       "module_0001.m.0001.p.after_b.before_c.txt",

@@ -379,7 +379,7 @@ TEST_CASE("lexer: JSON dicts read 16 bytes at a time as one byte at a time") {
   CHECK(checked == 30000);
 }
 
-TEST_CASE("lexer: a line's `\n  %name` head lexes as its blanks and name would") {
+TEST_CASE("lexer: a line's head (newline, blanks, %name) lexes as its blanks and name would") {
   // LexToken takes `\n  %` and `\n  ROOT ` in one step. With '\r' for '\n' (a blank too, at
   // the same offsets) the general loop runs: the tokens must be the same.
   const std::vector<std::string> texts = {

@@ -352,7 +352,7 @@ TEST_CASE("Analyses: a constructor's exception reaches the caller, the next call
   CHECK_THROWS_AS(analyses.Get<AsksForItself>(), std::logic_error);
 }
 
-TEST_CASE("Analyses: ReleaseAllBut destroys the others, last built first; asked again, they build again",
+TEST_CASE("Analyses: ReleaseAllBut destroys the others, last built first, and builds them again when asked",
           "[analyses]") {
   auto file = SourceFile::FromString("t.hlo", "HloModule m\nENTRY e {\n  ROOT p = f32[4] parameter(0)\n}\n");
   std::unique_ptr<Module> module = SmallModule(*file);
