@@ -15,12 +15,10 @@ size_t Analyses::NextSlot() {
   return slot;
 }
 
-Analyses::~Analyses() {
-  // Later analyses may hold references into earlier ones: last built, first gone.
-  for (auto it = build_order_.rbegin(); it != build_order_.rend(); ++it) slots_[*it].owned.reset();
-}
+Analyses::~Analyses() { ReleaseAllBut({}); }
 
 void Analyses::ReleaseAllBut(std::initializer_list<size_t> kept) {
+  // Later analyses may hold references into earlier ones: last built, first gone.
   std::vector<size_t> still_built;  // in reverse build order
   for (auto it = build_order_.rbegin(); it != build_order_.rend(); ++it) {
     if (std::find(kept.begin(), kept.end(), *it) != kept.end()) {

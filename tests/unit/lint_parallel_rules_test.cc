@@ -352,6 +352,45 @@ TEST_CASE("Analyses: a constructor's exception reaches the caller, the next call
   CHECK_THROWS_AS(analyses.Get<AsksForItself>(), std::logic_error);
 }
 
+// A rule of the given category that asks for CountedAnalysis.
+struct CountedAnalysis {
+  CountedAnalysis(const Module&, Analyses&) { ++times_built; }
+};
+
+class AsksForCountedRule : public Rule {
+ public:
+  AsksForCountedRule(std::string_view id, std::string_view category)
+      : info_{id, category, Severity::kWarning, "test rule"} {}
+  const RuleInfo& info() const override { return info_; }
+  void Check(RuleContext& ctx) const override { ctx.analyses().Get<CountedAnalysis>(); }
+
+ private:
+  RuleInfo info_;
+};
+
+TEST_CASE("RunRules on one thread frees the seed rules' analyses before the verifier rules",
+          "[lint][analyses]") {
+  auto file = SourceFile::FromString("t.hlo", "HloModule m\nENTRY e {\n  ROOT p = f32[4] parameter(0)\n}\n");
+  std::unique_ptr<Module> module = SmallModule(*file);
+  const AsksForCountedRule seed_a("seed-a", "aliasing"), seed_b("seed-b", "scheduling");
+  const AsksForCountedRule verify_a("verify-a", "verify"), verify_b("verify-b", "verify");
+  LintOptions options;
+  options.module_threads = 1;
+  std::vector<Diagnostic> found;
+
+  // Built once for the seed rules, once more for the verifier rules after them.
+  times_built = 0;
+  options.rules = {&seed_a, &seed_b, &verify_a, &verify_b};
+  RunRules(*module, options, &found);
+  CHECK(times_built == 2);
+
+  // Within one family, and with the verifier rules first, it is built once.
+  times_built = 0;
+  options.rules = {&verify_a, &verify_b, &seed_a, &seed_b};
+  RunRules(*module, options, &found);
+  CHECK(times_built == 1);
+}
+
 TEST_CASE("Analyses: ReleaseAllBut destroys the others, last built first, and builds them again when asked",
           "[analyses]") {
   auto file = SourceFile::FromString("t.hlo", "HloModule m\nENTRY e {\n  ROOT p = f32[4] parameter(0)\n}\n");
