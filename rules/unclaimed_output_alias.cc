@@ -144,11 +144,11 @@ class UnclaimedOutputAliasRule : public Rule {
   void Check(RuleContext& ctx) const override {
     const CustomCallAliasing& aliasing = ctx.analyses().Get<CustomCallAliasing>();
     if (aliasing.sites().empty()) return;
-    absl::flat_hash_set<std::string> writes_through;
+    absl::flat_hash_set<std::string_view> writes_through;  // views of the options
     if (const auto it = ctx.options().find("writes_through_inputs");
         it != ctx.options().end() && it->is_array()) {
       for (const auto& target : *it) {
-        if (target.is_string()) writes_through.insert(target.get<std::string>());
+        if (target.is_string()) writes_through.insert(target.get_ref<const std::string&>());
       }
     }
     // Layout facts count only once layout assignment has run.
@@ -166,27 +166,27 @@ class UnclaimedOutputAliasRule : public Rule {
 
  private:
   static void CheckSite(RuleContext& ctx, const CustomCallAliasing& aliasing, size_t site_index,
-                        const absl::flat_hash_set<std::string>& writes_through,
+                        const absl::flat_hash_set<std::string_view>& writes_through,
                         LayoutsAssigned& layouts_assigned) {
     const AliasingCallSite& site = aliasing.sites()[site_index];
-    const int64_t operand_count = static_cast<int64_t>(site.operand_shapes.size());
+    const int64_t operand_count = static_cast<int64_t>(aliasing.operand_count(site));
     const bool ignore_buffer = site.target == "Pin" || site.target == "Unpin";
 
     // Leaves claimed so far: output index -> the claim, operand leaf -> output.
     absl::flat_hash_map<std::string, const AliasClaim*> claimed_outputs;
     absl::flat_hash_map<std::string, const AliasClaim*> claimed_operands;
     int array_claims = 0;
-    for (const AliasClaim& claim : site.claims) {
+    for (const AliasClaim& claim : aliasing.claims(site)) {
       const Shape* output = Subshape(*site.result, claim.output_index);
       const bool operand_ok = claim.operand >= 0 && claim.operand < operand_count;
       const Shape* operand =
-          operand_ok ? Subshape(*site.operand_shapes[claim.operand], claim.operand_index)
+          operand_ok ? Subshape(aliasing.operand_shape(site, claim.operand), claim.operand_index)
                      : nullptr;
       if (claim.on_async_start) {
         // Checked by the verifier on the async-start; here it only counts.
         if (output == nullptr || operand == nullptr) continue;
-      } else if (!ValidateClaim(ctx, site, claim, output, operand, operand_ok, operand_count,
-                                ignore_buffer, layouts_assigned)) {
+      } else if (!ValidateClaim(ctx, aliasing, site, claim, output, operand, operand_ok,
+                                operand_count, ignore_buffer, layouts_assigned)) {
         continue;
       }
       if (ClaimsAnArray(*site.result, claim.output_index)) ++array_claims;
@@ -206,7 +206,7 @@ class UnclaimedOutputAliasRule : public Rule {
                     }
                   });
       duplicate = false;
-      LeavesUnder(*site.operand_shapes[claim.operand], claim.operand_index,
+      LeavesUnder(aliasing.operand_shape(site, claim.operand), claim.operand_index,
                   [&](const ShapeIndex& leaf, const Shape&) {
                     auto [it, inserted] =
                         claimed_operands.emplace(OperandLeafKey(claim.operand, leaf), &claim);
@@ -219,7 +219,7 @@ class UnclaimedOutputAliasRule : public Rule {
                                     Entry(*it->second), " and ", Entry(claim),
                                     "; one buffer cannot hold two different outputs"))
                           .WithSeverity(Severity::kError)
-                          .Note(site.operand_producers[claim.operand], "operand produced here");
+                          .Note(aliasing.operand_producer(site, claim.operand), "operand produced here");
                     }
                   });
     }
@@ -234,7 +234,7 @@ class UnclaimedOutputAliasRule : public Rule {
     // Unclaimed operand leaves by shape, for same-shaped candidates.
     absl::flat_hash_map<std::string, std::vector<OperandLeaf>> free_operands;
     for (int64_t op = 0; op < operand_count; ++op) {
-      ForEachLeaf(*site.operand_shapes[op], [&](const ShapeIndex& index, const Shape& leaf) {
+      ForEachLeaf(aliasing.operand_shape(site, op), [&](const ShapeIndex& index, const Shape& leaf) {
         if (!leaf.IsArray() || claimed_operands.contains(OperandLeafKey(op, index))) return;
         free_operands[ShapeKey(leaf, layouts_are_assigned)].push_back({op, index, &leaf});
       });
@@ -274,7 +274,7 @@ class UnclaimedOutputAliasRule : public Rule {
                         ShapeIndexToString(index), " (entry ", Entry(other->claim), ")");
       } else {
         std::vector<std::string> entries;
-        for (const AliasClaim& claim : site.claims) entries.push_back(Entry(claim));
+        for (const AliasClaim& claim : aliasing.claims(site)) entries.push_back(Entry(claim));
         reason = StrCat("other outputs of this call are aliased (", StrJoin(entries, ", "), ")");
       }
       ReportUnclaimed(ctx, aliasing, site, index, leaf, *candidate, reason, other,
@@ -285,7 +285,8 @@ class UnclaimedOutputAliasRule : public Rule {
   // (a): XLA's verifier checks, in its order (it stops at the first bad
   // entry; every bad entry is reported here). False when the claim is
   // unusable, so it does not count as a claim.
-  static bool ValidateClaim(RuleContext& ctx, const AliasingCallSite& site,
+  static bool ValidateClaim(RuleContext& ctx, const CustomCallAliasing& aliasing,
+                            const AliasingCallSite& site,
                             const AliasClaim& claim, const Shape* output, const Shape* operand,
                             bool operand_ok, int64_t operand_count, bool ignore_buffer,
                             LayoutsAssigned& layouts_assigned) {
@@ -299,8 +300,8 @@ class UnclaimedOutputAliasRule : public Rule {
     } else if (operand == nullptr) {
       problem = StrCat("names shape index ", ShapeIndexToString(claim.operand_index),
                        ", which is not in operand ", claim.operand, "'s shape ",
-                       ShapeToString(*site.operand_shapes[claim.operand]));
-      note_at = site.operand_producers[claim.operand];
+                       ShapeToString(aliasing.operand_shape(site, claim.operand)));
+      note_at = aliasing.operand_producer(site, claim.operand);
     } else if (output == nullptr) {
       problem = StrCat("names output ", ShapeIndexToString(claim.output_index),
                        ", which is not in the result shape ", ShapeToString(*site.result));
@@ -313,7 +314,7 @@ class UnclaimedOutputAliasRule : public Rule {
                          ShapeToString(*operand),
                          ": XLA's verifier requires equal shapes (unless frontend attribute "
                          "xla_skip_custom_call_alias_shape_check is set)");
-        note_at = site.operand_producers[claim.operand];
+        note_at = aliasing.operand_producer(site, claim.operand);
       } else if (LayoutsWritten(*output) && LayoutsWritten(*operand) &&
                  !AliasShapesEqual(*output, *operand, ignore_buffer,
                                    /*layout_sensitive=*/true) &&
@@ -323,7 +324,7 @@ class UnclaimedOutputAliasRule : public Rule {
                          ": the layouts differ, which XLA's layout-sensitive verifier rejects "
                          "after layout assignment (unless frontend attribute "
                          "xla_skip_custom_call_alias_shape_check is set)");
-        note_at = site.operand_producers[claim.operand];
+        note_at = aliasing.operand_producer(site, claim.operand);
       }
     }
     if (problem.empty()) return true;
@@ -369,7 +370,7 @@ class UnclaimedOutputAliasRule : public Rule {
     DiagnosticBuilder d =
         ctx.ReportAtAttribute(site.call, AttrName::kOutputToOperandAliasing, std::move(message));
     d.WithSeverity(severity);
-    d.Note(site.operand_producers[candidate.operand],
+    d.Note(aliasing.operand_producer(site, candidate.operand),
            StrCat(operand_name, " (", ShapeToString(*candidate.shape), ") produced here"));
     if (other != nullptr) {
       const AliasingCallSite& other_site = aliasing.sites()[other->site];

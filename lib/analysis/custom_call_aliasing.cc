@@ -58,7 +58,7 @@ bool IsXlaInternalCustomCallTarget(std::string_view target) {
   return false;
 }
 
-CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
+CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) : module_(&m) {
   // Custom calls that are the root of a (non-sugar) async computation.
   absl::flat_hash_map<InstrId, InstrId> wrapping_start;
   const OpcodeIndex& index = analyses.Get<OpcodeIndex>();
@@ -73,7 +73,7 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
 
   TextReleaser released(m.source(), m.begin_offset());  // attributes are read in text order
   const std::vector<InstrId> calls = index.Collect({Opcode::kCustomCall, Opcode::kAsyncStart});
-  sites_.reserve(calls.size());  // sites move no strings or lists while growing
+  sites_.reserve(calls.size());
   for (InstrId id : calls) {
     const Instruction& in = m.instr(id);
     const bool sugar_start = in.opcode == Opcode::kAsyncStart &&
@@ -84,7 +84,6 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
     released.Advance(in.name_offset);
     AliasingCallSite site;
     site.call = id;
-    site.target = call_attributes.Target(id);
     const Shape& shape = m.shape(id);
     if (sugar_start) {
       if (!shape.IsTuple() || shape.tuple_shapes.size() < 2) continue;
@@ -92,42 +91,52 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) {
     } else {
       site.result = &shape;
     }
-    const std::span<const InstrId> operands = m.operands(id);
-    site.operand_shapes.reserve(operands.size());
-    for (InstrId operand : operands) site.operand_shapes.push_back(&m.shape(operand));
-    site.operand_producers.assign(operands.begin(), operands.end());
+    site.target = Intern(call_attributes.Target(id));
     site.kernel_key = site.target;
     if (IsGenericKernelLauncher(site.target)) {
       const std::string_view config =
           RawStringAttr(m, id, AttrName::kBackendConfig).value_or("");
-      site.kernel_key = config.empty() ? std::string() : StrCat(site.target, "\n", config);
+      site.kernel_key = config.empty() ? std::string_view()
+                                       : Intern(StrCat(site.target, "\n", config));
     }
-    AddClaims(call_attributes, id, /*on_async_start=*/false, &site.claims);
+    site.claims_begin = static_cast<uint32_t>(claims_.size());
+    AddClaims(call_attributes, id, /*on_async_start=*/false, &claims_);
     if (auto it = wrapping_start.find(id); it != wrapping_start.end()) {
       site.async_start = it->second;
-      auto start_operands = m.operands(site.async_start);
-      for (size_t i = 0; i < site.operand_producers.size() && i < start_operands.size(); ++i) {
-        site.operand_producers[i] = start_operands[i];
-      }
-      AddClaims(call_attributes, site.async_start, /*on_async_start=*/true, &site.claims);
+      AddClaims(call_attributes, site.async_start, /*on_async_start=*/true, &claims_);
     }
+    site.claims_count = static_cast<uint32_t>(claims_.size() - site.claims_begin);
     site.skip_shape_check =
         FrontendAttribute(m, id, "xla_skip_custom_call_alias_shape_check").has_value();
 
     const size_t index = sites_.size();
     // Only kernels with a claim get a table: HasKernelClaims is false for
     // the others, whose calls then skip the per-leaf search.
-    if (!site.kernel_key.empty() && !site.claims.empty()) {
+    if (!site.kernel_key.empty() && site.claims_count > 0) {
       auto& table = by_kernel_[site.kernel_key];
-      for (const AliasClaim& claim : site.claims) {
+      for (const AliasClaim& claim : claims(site)) {
         table.try_emplace(ShapeIndexToString(claim.output_index), TargetClaim{index, claim});
       }
     }
-    sites_.push_back(std::move(site));
+    sites_.push_back(site);
   }
 }
 
-const TargetClaim* CustomCallAliasing::FindKernelClaim(const std::string& kernel_key,
+std::string_view CustomCallAliasing::Intern(std::string_view text) {
+  if (auto it = interned_.find(text); it != interned_.end()) return *it;
+  return *interned_.insert(strings_.emplace_back(text)).first;
+}
+
+InstrId CustomCallAliasing::operand_producer(const AliasingCallSite& site,
+                                             size_t operand) const {
+  if (site.async_start != kNoId) {
+    const std::span<const InstrId> start_operands = module_->operands(site.async_start);
+    if (operand < start_operands.size()) return start_operands[operand];
+  }
+  return module_->operand(site.call, operand);
+}
+
+const TargetClaim* CustomCallAliasing::FindKernelClaim(std::string_view kernel_key,
                                                        const ShapeIndex& index) const {
   if (kernel_key.empty()) return nullptr;
   auto it = by_kernel_.find(kernel_key);
