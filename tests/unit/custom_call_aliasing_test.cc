@@ -48,3 +48,47 @@ TEST_CASE("CustomCallAliasing: only kernels with a claim have claims", "[custom-
   CHECK(aliasing.FindKernelClaim("aliased", {}) != nullptr);
   CHECK(aliasing.FindKernelClaim("plain", {}) == nullptr);
 }
+
+TEST_CASE("CustomCallAliasing: a site's claims, operands and producers", "[custom-call-aliasing]") {
+  const Parsed parsed = Parse(kText);
+  const Module& m = parsed.m();
+  Analyses analyses(m);
+  const CustomCallAliasing& aliasing = analyses.Get<CustomCallAliasing>();
+  auto site_of = [&](std::string_view name) -> const AliasingCallSite& {
+    for (const AliasingCallSite& site : aliasing.sites()) {
+      if (m.name(site.call) == name) return site;
+    }
+    FAIL("no site for " << name);
+    return aliasing.sites().front();
+  };
+  auto id_of = [&](std::string_view name) {
+    for (InstrId id = 0; id < m.instruction_count(); ++id) {
+      if (m.name(id) == name) return id;
+    }
+    return kNoId;
+  };
+
+  const AliasingCallSite& c2 = site_of("c2");
+  CHECK(c2.target == "plain");
+  CHECK(c2.kernel_key == "plain");
+  CHECK(aliasing.claims(c2).empty());
+  REQUIRE(aliasing.operand_count(c2) == 2);
+  CHECK(aliasing.operand_producer(c2, 1) == id_of("a"));
+  CHECK(&aliasing.operand_shape(c2, 0) == &m.shape(id_of("c1")));
+
+  const AliasingCallSite& c3 = site_of("c3");
+  REQUIRE(aliasing.claims(c3).size() == 1);
+  CHECK(aliasing.claims(c3)[0].declared_at == c3.call);
+  CHECK_FALSE(aliasing.claims(c3)[0].on_async_start);
+
+  // The wrapped call's operand comes from the async-start's operand, and
+  // its claim is the one written on the async-start (output {1} -> {}).
+  const AliasingCallSite& k = site_of("k");
+  CHECK(k.async_start == id_of("s"));
+  REQUIRE(aliasing.operand_count(k) == 1);
+  CHECK(aliasing.operand_producer(k, 0) == id_of("c4"));
+  CHECK(&aliasing.operand_shape(k, 0) == &m.shape(id_of("w")));
+  REQUIRE(aliasing.claims(k).size() == 1);
+  CHECK(aliasing.claims(k)[0].on_async_start);
+  CHECK(aliasing.claims(k)[0].output_index.empty());
+}
