@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
     }
     for (CompId c = 0; c < m.computation_count(); ++c) {
       order += m.instructions(c).size();
-      params += m.computation(c).parameters.size() + m.computation(c).signature_params.size();
+      params += m.computation(c).parameters().size() + m.computation(c).signature_params().size();
     }
     const double n = static_cast<double>(m.instruction_count());
     auto line = [&](const char* what, size_t count, size_t bytes_each) {

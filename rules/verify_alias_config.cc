@@ -181,7 +181,7 @@ class VerifyAliasConfigRule : public Rule {
         result = &m.shapes().Get(header.entry_result_layout);
       }
     } else {
-      for (InstrId p : entry.parameters) {
+      for (InstrId p : entry.parameters()) {
         params.push_back(m.has_known_shape(p) ? &m.shape(p) : nullptr);
       }
       if (entry.root != kNoId && m.has_known_shape(entry.root)) result = &m.shape(entry.root);

@@ -53,7 +53,7 @@ class VerifyBuffersRule : public Rule {
     }
     if (!any) return;
     if (m.entry() != kNoId) {
-      for (InstrId p : m.computation(m.entry()).parameters) {
+      for (InstrId p : m.computation(m.entry()).parameters()) {
         if (p != kNoId && m.has_known_shape(p) && HasBuffer(m.shape(p))) {
           ctx.Report(p, StrCat(kCheck, "Seen buffers while buffers aren't allowed in this "
                                        "context: entry computation parameters cannot be "

@@ -59,7 +59,7 @@ class VerifyCallSignatureRule : public Rule {
 
  private:
   static std::string_view Thread(const Module& m, CompId c) {
-    return m.computation(c).execution_thread;
+    return m.execution_thread(c);
   }
 
   static bool OneThread(const Module& m) {
@@ -98,7 +98,7 @@ class VerifyCallSignatureRule : public Rule {
 
   static bool ParameterCount(RuleContext& ctx, InstrId id, CompId callee, size_t expected) {
     const Module& m = ctx.module();
-    const size_t actual = m.computation(callee).parameters.size();
+    const size_t actual = m.computation(callee).parameters().size();
     if (actual == expected) return true;
     ctx.Report(id, StrCat("[ShapeVerifier::CheckParameterCount] Expected computation ",
                           m.computation_name(callee), " called from ", m.name(id), " to have ",
@@ -111,7 +111,7 @@ class VerifyCallSignatureRule : public Rule {
                              size_t param) {
     const Module& m = ctx.module();
     const InstrId arg = m.operand(id, operand);
-    const InstrId p = m.computation(callee).parameters[param];
+    const InstrId p = m.computation(callee).parameters()[param];
     if (!m.has_known_shape(arg) || !m.has_known_shape(p)) return true;
     if (Compatible(m.shape(arg), m.shape(p))) return true;
     ctx.Report(id, StrCat("[ShapeVerifier::CheckOperandAndParameter] Operand ", operand, " (",
@@ -233,9 +233,9 @@ class VerifyCallSignatureRule : public Rule {
       return;
     }
     const size_t operands = m.operands(id).size();
-    if (comp.parameters.size() > operands) {
+    if (comp.parameters().size() > operands) {
       ctx.Report(id, StrCat("[ShapeVerifier::HandleFusion] Fused parameter count (",
-                            comp.parameters.size(), ") is greater than the number of operands (",
+                            comp.parameters().size(), ") is greater than the number of operands (",
                             operands, ") passed to the fusion instruction"));
       return;
     }

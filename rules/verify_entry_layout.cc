@@ -27,14 +27,14 @@ class VerifyEntryLayoutRule : public Rule {
     const Computation& entry = m.computation(m.entry());
     const SourceSpan at{header.entry_layout_offset, header.entry_layout_offset + 1};
     constexpr std::string_view kCheck = "[ShapeVerifier::VerifyEntryComputationLayout] ";
-    if (header.entry_param_layouts.size() != entry.parameters.size()) {
+    if (header.entry_param_layouts.size() != entry.parameters().size()) {
       ctx.ReportAt(at, StrCat(kCheck, "Number of parameters in entry computation layout (",
                               header.entry_param_layouts.size(), ") must be same as number of "
-                              "parameters of entry computation (", entry.parameters.size(), ")"))
+                              "parameters of entry computation (", entry.parameters().size(), ")"))
           .WithSeverity(Severity::kWarning);
     } else {
-      for (size_t i = 0; i < entry.parameters.size(); ++i) {
-        const InstrId p = entry.parameters[i];
+      for (size_t i = 0; i < entry.parameters().size(); ++i) {
+        const InstrId p = entry.parameters()[i];
         if (p == kNoId || !m.has_known_shape(p)) continue;
         const Shape& layout = m.shapes().Get(header.entry_param_layouts[i]);
         if (!Compatible(m.shape(p), layout)) {

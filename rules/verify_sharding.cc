@@ -34,11 +34,11 @@ class VerifyShardingRule : public Rule {
       if (op == Opcode::kWhile && m.called(id).size() == 2) {
         const CompId condition = m.called(id)[0], body = m.called(id)[1];
         std::vector<InstrId> group = {id, m.computation(body).root};
-        if (!m.computation(body).parameters.empty()) {
-          group.push_back(m.computation(body).parameters[0]);
+        if (!m.computation(body).parameters().empty()) {
+          group.push_back(m.computation(body).parameters()[0]);
         }
-        if (!m.computation(condition).parameters.empty()) {
-          group.push_back(m.computation(condition).parameters[0]);
+        if (!m.computation(condition).parameters().empty()) {
+          group.push_back(m.computation(condition).parameters()[0]);
         }
         CheckConsistent(ctx, id, group);
       } else if (op == Opcode::kConditional) {

@@ -34,12 +34,12 @@ inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
       const Computation& comp = m.computation(c);
       out << "comp " << m.computation_name(c) << " root " << comp.root << " [" << comp.begin_offset
           << "," << comp.end_offset << ") entry " << comp.is_entry << " inline " << comp.is_inline
-          << " fusion " << comp.is_fusion_computation << " thread " << comp.execution_thread
+          << " fusion " << comp.is_fusion_computation << " thread " << m.execution_thread(c)
           << " params";
-      for (InstrId p : comp.parameters) out << " " << p;
+      for (InstrId p : comp.parameters()) out << " " << p;
       if (comp.has_signature) {
         out << " signature @" << comp.signature_offset;
-        for (ShapeId s : comp.signature_params) out << " " << ShapeToString(m.shapes().Get(s), true) << "#" << s;
+        for (ShapeId s : comp.signature_params()) out << " " << ShapeToString(m.shapes().Get(s), true) << "#" << s;
         out << " -> " << ShapeToString(m.shapes().Get(comp.signature_result), true) << "#"
             << comp.signature_result;
       }

@@ -10,7 +10,7 @@ ComputationSignatures::ComputationSignatures(const Module& m, Analyses&) {
     entry.begin = static_cast<uint32_t>(parameters_.size());
     entry.known = comp.root != kNoId && m.has_known_shape(comp.root);
     if (comp.root != kNoId) entry.result = &m.shape(comp.root);
-    for (InstrId param : comp.parameters) {
+    for (InstrId param : comp.parameters()) {
       if (param == kNoId || !m.has_known_shape(param)) {
         entry.known = false;
         parameters_.push_back(nullptr);

@@ -29,23 +29,36 @@ size_t Module::MemoryBytes() const {
   return bytes;
 }
 
-std::span<const uint32_t> Module::Builder::StoreList(std::span<const uint32_t> ids) {
-  if (ids.empty()) return {};
-  if (ids.size() > m.list_room_) {
+std::string_view Module::execution_thread(CompId id) const {
+  const uint32_t begin = computations_[id].thread_offset;
+  if (begin == 0) return "main";
+  // The parser lexed the string: it ends at the first quote no backslash
+  // escapes.
+  const std::string_view rest(source_->data() + begin, source_->size() - begin);
+  size_t end = 0;
+  while (end < rest.size() && rest[end] != '"') end += rest[end] == '\\' ? 2 : 1;
+  return rest.substr(0, end);
+}
+
+const uint32_t* Module::Builder::StoreLists(std::span<const uint32_t> first,
+                                           std::span<const uint32_t> second) {
+  const size_t count = first.size() + second.size();
+  if (count == 0) return nullptr;
+  if (count > m.list_room_) {
     // Chunks double from 256 entries up to 64K: a small module allocates
     // one small block, a large one a chunk per 256 KB.
     const size_t grown = std::min<size_t>(size_t{256} << m.list_chunks_.size(), size_t{1} << 16);
-    const size_t size = std::max(grown, ids.size());
+    const size_t size = std::max(grown, count);
     m.list_chunks_.push_back(std::make_unique_for_overwrite<uint32_t[]>(size));
     m.list_free_ = m.list_chunks_.back().get();
     m.list_room_ = size;
     m.list_capacity_ += size;
   }
   uint32_t* list = m.list_free_;
-  std::copy(ids.begin(), ids.end(), list);
-  m.list_free_ += ids.size();
-  m.list_room_ -= ids.size();
-  return {list, ids.size()};
+  std::copy(second.begin(), second.end(), std::copy(first.begin(), first.end(), list));
+  m.list_free_ += count;
+  m.list_room_ -= count;
+  return list;
 }
 
 void Module::Builder::AdoptLists(Module& other) {

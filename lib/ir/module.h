@@ -128,6 +128,8 @@ struct Instruction {
 };
 static_assert(sizeof(Instruction) == 40, "an instruction takes 40 bytes in the IR");
 
+// 64 bytes: a large dump has hundreds of thousands of computations (most of
+// them small fused ones).
 struct Computation {
   uint32_t name_offset = 0;
   uint32_t name_size = 0;
@@ -136,18 +138,29 @@ struct Computation {
   InstrId root = kNoId;
   uint32_t order_begin = 0;   // range in Module::order: instructions in text order
   uint32_t order_count = 0;
-  bool is_entry = false;
-  bool is_inline = false;     // an unnamed `{...}` computation inside an attribute
-  bool is_fusion_computation = false;  // called through a fusion's `calls=`
-  bool has_signature = false;
-  std::string_view execution_thread = "main";
   // Signature `(p: shape, ...) -> shape`, when written.
-  std::span<const ShapeId> signature_params;
   ShapeId signature_result = kNoShape;
   uint32_t signature_offset = 0;
+  // Offset of the execution_thread string's contents, 0 when not written
+  // (Module::execution_thread).
+  uint32_t thread_offset = 0;
+  uint32_t parameter_count = 0;
+  uint32_t signature_param_count = 0;
+  bool is_entry : 1 = false;
+  bool is_inline : 1 = false;     // an unnamed `{...}` computation inside an attribute
+  bool is_fusion_computation : 1 = false;  // called through a fusion's `calls=`
+  bool has_signature : 1 = false;
+  // The parameter instructions, then the signature's parameter shapes, in
+  // the module's list storage (Module::Builder::StoreLists).
+  const uint32_t* lists = nullptr;
+
   // Parameter instructions indexed by parameter number (kNoId for gaps).
-  std::span<const InstrId> parameters;
+  std::span<const InstrId> parameters() const { return {lists, parameter_count}; }
+  std::span<const ShapeId> signature_params() const {
+    return {lists + parameter_count, signature_param_count};
+  }
 };
+static_assert(sizeof(Computation) == 64, "a computation takes 64 bytes in the IR");
 
 struct InputOutputAlias {
   ShapeIndex output_index;
@@ -216,6 +229,8 @@ class Module {
     return text(c.name_offset, c.name_size);
   }
   CompId entry() const { return entry_; }
+  // The computation's execution_thread ("main" when not written).
+  std::string_view execution_thread(CompId id) const;
   // Instructions of a computation in text order (the schedule when
   // is_scheduled()).
   std::span<const InstrId> instructions(CompId id) const {
@@ -351,8 +366,9 @@ struct Module::Builder {
   std::vector<InstrId>& order() { return m.order_; }
   std::vector<Attribute>& attributes() { return m.attributes_; }
   ShapeTable& shapes() { return m.shapes_; }
-  // A copy of `ids` that stays where it is for the module's lifetime.
-  std::span<const uint32_t> StoreList(std::span<const uint32_t> ids);
+  // `first` then `second`, copied where they stay for the module's
+  // lifetime (a computation's parameters and signature: Computation::lists).
+  const uint32_t* StoreLists(std::span<const uint32_t> first, std::span<const uint32_t> second);
   // Takes over the list storage of `other` (whose computations' lists then
   // live here, at the same addresses).
   void AdoptLists(Module& other);

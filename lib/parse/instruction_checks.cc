@@ -323,7 +323,7 @@ bool ModuleParser::CheckScan(InstrScratch& s, const InstrOffsets& at) {
   if (IsExternal(s.called[0])) return NeedsFirstHalf(at.opcode);
   const size_t count = s.operand_shapes.size();
   const Computation& body = builder_->computations()[s.called[0]];
-  const size_t params = body.parameters.size();
+  const size_t params = body.parameters().size();
   if (count != params) {
     return Error(at.operands, StrCat("expects ", count,
                                      " operands to match the number of parameters of "

@@ -237,7 +237,7 @@ bool ModuleParser::FinishModule(ParsedModule* out) {
   // Without entry_computation_layout XLA copies the entry's layouts, which
   // CHECK-fails on invalid ones.
   if (!header.has_entry_layout) {
-    std::vector<InstrId> check(entry.parameters.begin(), entry.parameters.end());
+    std::vector<InstrId> check(entry.parameters().begin(), entry.parameters().end());
     check.push_back(entry.root);
     for (InstrId id : check) {
       if (id == kNoId) continue;

@@ -386,14 +386,11 @@ bool ModuleParser::ParseComputation(CompId* entry) {
     if (!ParseShape(&result)) return false;
   }
 
-  // Into the module's list storage: no allocation per computation.
-  const std::span<const ShapeId> stored_params = builder_->StoreList(params);
   if (is_entry && scope_depth_ == 0) ReserveEntryScope(begin);
   CompId id;
-  if (!ParseInstructionList(name, name_text_offset, false, begin, &id)) return false;
+  if (!ParseInstructionList(name, name_text_offset, false, begin, params, &id)) return false;
   Computation& comp = builder_->computations()[id];
   comp.has_signature = has_signature;
-  comp.signature_params = stored_params;
   comp.signature_result = result;
   comp.signature_offset = result_offset;
   if (has_signature) {
@@ -416,7 +413,8 @@ bool ModuleParser::ParseComputation(CompId* entry) {
     if (attr == "execution_thread") {
       std::string_view thread;
       if (!ParseString(&thread)) return Error(offset, "error parsing attribute execution_thread");
-      builder_->computations()[id].execution_thread = thread;
+      builder_->computations()[id].thread_offset =
+          static_cast<uint32_t>(thread.data() - file_.data());
     } else if (attr == "backend_config") {
       std::string_view raw;
       bool ok = kind() == TokKind::kString ? ParseString(&raw)
@@ -574,7 +572,8 @@ void ModuleParser::EnsureScopeStorage(size_t scope) {
 }
 
 bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_offset,
-                                        bool is_inline, uint32_t begin_offset, CompId* out) {
+                                        bool is_inline, uint32_t begin_offset,
+                                        std::span<const ShapeId> signature, CompId* out) {
   auto& comps = builder_->computations();
   const CompId id = static_cast<CompId>(comps.size());
   comps.emplace_back();
@@ -641,7 +640,10 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
   Computation& comp = builder_->computations()[id];
   comp.root = root;
   comp.end_offset = end;
-  comp.parameters = builder_->StoreList(by_number);
+  // Into the module's list storage: no allocation per computation.
+  comp.lists = builder_->StoreLists(by_number, signature);
+  comp.parameter_count = static_cast<uint32_t>(by_number.size());
+  comp.signature_param_count = static_cast<uint32_t>(signature.size());
   auto& module_order = builder_->order();
   comp.order_begin = static_cast<uint32_t>(module_order.size());
   comp.order_count = static_cast<uint32_t>(order.size());
@@ -1558,7 +1560,7 @@ bool ModuleParser::ParseComputationRef(CompId* out) {
   DepthGuard guard(this);
   if (!guard.ok) return false;
   if (kind() == TokKind::kLbrace) {
-    return ParseInstructionList("_", lexer_.offset(), true, lexer_.offset(), out);
+    return ParseInstructionList("_", lexer_.offset(), true, lexer_.offset(), {}, out);
   }
   const uint32_t offset = lexer_.offset();
   if (kind() != TokKind::kIdent && kind() != TokKind::kName) {

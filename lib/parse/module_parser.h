@@ -283,8 +283,11 @@ class ModuleParser : public ValueParser {
   bool ParseStackFrameIndex();
   bool ParseDebugAttributes();
   bool ParseComputation(CompId* entry);
+  // `signature`: the parameter shapes of the computation's signature, kept
+  // with its parameters (Computation::lists).
   bool ParseInstructionList(std::string_view name, uint32_t name_offset, bool is_inline,
-                            uint32_t begin_offset, CompId* out);
+                            uint32_t begin_offset, std::span<const ShapeId> signature,
+                            CompId* out);
   bool ParseInstruction(CompId computation, InstrId* root, uint32_t* root_offset);
   // `fast_from` (non-zero) is where the shape starts when the caller has
   // already checked the `=` byte-wise; the lexer then still stands on the name.

@@ -123,11 +123,11 @@ void AppendComputation(std::vector<Computation>& comps, const Computation& c,
   Computation& merged = comps.emplace_back(c);
   if (merged.root != kNoId) merged.root = instr_to(c.root);
   merged.order_begin += order_base;
-  for (InstrId& p : std::span(const_cast<InstrId*>(c.parameters.data()), c.parameters.size())) {
+  uint32_t* const lists = const_cast<uint32_t*>(c.lists);
+  for (InstrId& p : std::span(lists, c.parameter_count)) {
     if (p != kNoId) p = instr_to(p);
   }
-  for (ShapeId& p :
-       std::span(const_cast<ShapeId*>(c.signature_params.data()), c.signature_params.size())) {
+  for (ShapeId& p : std::span(lists + c.parameter_count, c.signature_param_count)) {
     p = shape_to[p];
   }
   if (merged.signature_result != kNoShape) merged.signature_result = shape_to[c.signature_result];

@@ -369,6 +369,23 @@ ENTRY %main (a: f32[2,3], c: f32[2], d: f32[3]) -> f32[2] {
   CHECK(key("r1", AttrName::kToApply) == 0);  // not a keyed attribute
 }
 
+TEST_CASE("computation: an execution thread is read back from the text, escapes and all") {
+  Parsed p = Parse(R"(HloModule m
+
+first {
+  ROOT x = f32[] parameter(0)
+}, execution_thread="a\"b,c"
+
+ENTRY e {
+  ROOT a = f32[] parameter(0)
+}, execution_thread="host"
+)");
+  const Module& m = p.m();
+  // The string's text as the lexer saw it: the escaped quote does not end it.
+  CHECK(m.execution_thread(p.Comp("first")) == R"(a\"b,c)");
+  CHECK(m.execution_thread(p.Comp("e")) == "host");
+}
+
 TEST_CASE("computation: signatures, names, ROOT anywhere, execution threads") {
   Parsed p = Parse(R"(HloModule m
 
@@ -393,25 +410,25 @@ ENTRY %main {
   const CompId sig = p.Comp("sig.comp-1..x");
   const Computation& c = m.computation(sig);
   CHECK(c.has_signature);
-  REQUIRE(c.signature_params.size() == 2);
-  CHECK(ShapeToString(m.shapes().Get(c.signature_params[1])) == "(s32[2], pred[])");
+  REQUIRE(c.signature_params().size() == 2);
+  CHECK(ShapeToString(m.shapes().Get(c.signature_params()[1])) == "(s32[2], pred[])");
   CHECK(ShapeToString(m.shapes().Get(c.signature_result)) == "f32[]");
   CHECK(p.At(c.signature_offset) == "3:53");
   CHECK(p.At(c.name_offset) == "3:2");
   CHECK(p.At(c.begin_offset) == "3:1");
   CHECK(p.At(c.end_offset) == "7:2");
-  CHECK(c.execution_thread == "side");
+  CHECK(m.execution_thread(sig) == "side");
   CHECK(m.name(c.root) == "p0");  // ROOT need not be last
   CHECK(m.IsRoot(c.root));
   CHECK_FALSE(m.IsRoot(p.Id("unused")));
-  REQUIRE(c.parameters.size() == 2);
-  CHECK(m.name(c.parameters[0]) == "p0");
-  CHECK(m.name(c.parameters[1]) == "p1");
+  REQUIRE(c.parameters().size() == 2);
+  CHECK(m.name(c.parameters()[0]) == "p0");
+  CHECK(m.name(c.parameters()[1]) == "p1");
   CHECK(Names(m, m.instructions(sig)) == StringList{"p1", "p0", "unused"});
   const Computation& nosig = m.computation(p.Comp("nosig"));
   CHECK_FALSE(nosig.has_signature);
   CHECK(nosig.signature_result == kNoShape);
-  CHECK(nosig.execution_thread == "main");
+  CHECK(m.execution_thread(p.Comp("nosig")) == "main");
   const Computation& main = m.computation(p.Comp("main"));
   CHECK(main.is_entry);
   CHECK(p.At(main.begin_offset) == "13:1");
