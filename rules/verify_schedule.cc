@@ -87,7 +87,7 @@ class VerifyScheduleRule : public Rule {
     std::vector<uint32_t> position(m.instruction_count(), 0);
     for (CompId c = 0; c < m.computation_count(); ++c) {
       if (m.computation(c).is_fusion_computation) continue;
-      std::span<const InstrId> order = m.instructions(c);
+      const InstrIdList order = m.instructions(c);
       for (uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i + 1;
       for (InstrId id : order) {
         for (InstrId op : m.operands(id)) {

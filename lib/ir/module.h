@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
@@ -136,7 +137,10 @@ struct Computation {
   uint32_t begin_offset = 0;  // `ENTRY` or the name
   uint32_t end_offset = 0;    // one past the closing brace
   InstrId root = kNoId;
-  uint32_t order_begin = 0;   // range in Module::order: instructions in text order
+  // The instructions in text order (Module::instructions): the first id
+  // when they are consecutive ids (consecutive_order), else where their list
+  // starts in Module::order_.
+  uint32_t order_begin = 0;
   uint32_t order_count = 0;
   // Signature `(p: shape, ...) -> shape`, when written.
   ShapeId signature_result = kNoShape;
@@ -150,6 +154,7 @@ struct Computation {
   bool is_inline : 1 = false;     // an unnamed `{...}` computation inside an attribute
   bool is_fusion_computation : 1 = false;  // called through a fusion's `calls=`
   bool has_signature : 1 = false;
+  bool consecutive_order : 1 = false;  // most are: no list of their own
   // The parameter instructions, then the signature's parameter shapes, in
   // the module's list storage (Module::Builder::StoreLists).
   const uint32_t* lists = nullptr;
@@ -161,6 +166,59 @@ struct Computation {
   }
 };
 static_assert(sizeof(Computation) == 64, "a computation takes 64 bytes in the IR");
+
+// A computation's instructions in text order: consecutive ids (no list
+// stored, as for most computations) or a list in the module's order array.
+class InstrIdList {
+ public:
+  class Iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = InstrId;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const InstrId*;
+    using reference = InstrId;
+    Iterator() = default;
+    Iterator(const InstrId* list, InstrId at) : list_(list), at_(at) {}
+    InstrId operator*() const { return list_ != nullptr ? list_[at_] : at_; }
+    Iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    Iterator operator++(int) {
+      Iterator before = *this;
+      ++at_;
+      return before;
+    }
+    bool operator==(const Iterator& other) const { return at_ == other.at_; }
+
+   private:
+    const InstrId* list_ = nullptr;  // null: `at_` is the id itself
+    InstrId at_ = 0;
+  };
+
+  InstrIdList() = default;
+  // `list` null: the ids first, first + 1, ..., first + count - 1.
+  InstrIdList(const InstrId* list, InstrId first, uint32_t count)
+      : list_(list), first_(first), count_(count) {}
+
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  InstrId operator[](size_t i) const {
+    return list_ != nullptr ? list_[i] : first_ + static_cast<InstrId>(i);
+  }
+  InstrId front() const { return (*this)[0]; }
+  InstrId back() const { return (*this)[count_ - 1]; }
+  Iterator begin() const { return list_ != nullptr ? Iterator(list_, 0) : Iterator(nullptr, first_); }
+  Iterator end() const {
+    return list_ != nullptr ? Iterator(list_, count_) : Iterator(nullptr, first_ + count_);
+  }
+
+ private:
+  const InstrId* list_ = nullptr;
+  InstrId first_ = 0;
+  uint32_t count_ = 0;
+};
 
 struct InputOutputAlias {
   ShapeIndex output_index;
@@ -233,9 +291,10 @@ class Module {
   std::string_view execution_thread(CompId id) const;
   // Instructions of a computation in text order (the schedule when
   // is_scheduled()).
-  std::span<const InstrId> instructions(CompId id) const {
+  InstrIdList instructions(CompId id) const {
     const Computation& c = computations_[id];
-    return {order_.data() + c.order_begin, c.order_count};
+    if (c.consecutive_order) return {nullptr, c.order_begin, c.order_count};
+    return {order_.data() + c.order_begin, 0, c.order_count};
   }
 
   // --- instructions ---
@@ -339,7 +398,7 @@ class Module {
   // Per instruction, in id order: header words (Instruction::HeaderWords),
   // operands, called computations (CompIds), users, control predecessors.
   std::vector<uint32_t> ids_;
-  std::vector<InstrId> order_;
+  std::vector<InstrId> order_;  // the computations without consecutive_order
   std::vector<Attribute> attributes_;
   ShapeTable shapes_;
   // Storage of the computations' lists (parameters, signatures): chunks

@@ -644,10 +644,21 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
   comp.lists = builder_->StoreLists(by_number, signature);
   comp.parameter_count = static_cast<uint32_t>(by_number.size());
   comp.signature_param_count = static_cast<uint32_t>(signature.size());
-  auto& module_order = builder_->order();
-  comp.order_begin = static_cast<uint32_t>(module_order.size());
+  // Most computations' instructions are consecutive ids (an inline
+  // computation's own, parsed in the middle, break the run): those store
+  // no list. The ids of a scope's order only increase (AddInstruction gives
+  // the next id; TakeContinuation's follow every id given before), so the
+  // ends tell.
   comp.order_count = static_cast<uint32_t>(order.size());
-  module_order.insert(module_order.end(), order.begin(), order.end());
+  const bool consecutive = order.empty() || order.back() - order.front() == order.size() - 1;
+  comp.consecutive_order = consecutive;
+  auto& module_order = builder_->order();
+  if (consecutive) {
+    comp.order_begin = order.empty() ? 0 : order[0];
+  } else {
+    comp.order_begin = static_cast<uint32_t>(module_order.size());
+    module_order.insert(module_order.end(), order.begin(), order.end());
+  }
   return true;
 }
 

@@ -113,16 +113,31 @@ bool SameShape(const Shape& a, const Shape& b) {
 }
 
 // Appends a fragment's computation `c` to `comps`: its root and parameters
-// through `instr_to`, its signature through `shape_to`. Its lists move
-// with the fragment's list storage (AdoptLists), which the module owns
-// from then on.
+// through `instr_to`, its signature through `shape_to`, its instructions'
+// list to `order` (whose size before the merge's first list is
+// `order_base`). Its parameter and signature lists move with the
+// fragment's list storage (AdoptLists), which the module owns from then on.
 template <typename InstrTo>
 void AppendComputation(std::vector<Computation>& comps, const Computation& c,
                        const InstrTo& instr_to, const std::vector<ShapeId>& shape_to,
-                       uint32_t order_base) {
+                       uint32_t order_base, std::vector<InstrId>& order) {
   Computation& merged = comps.emplace_back(c);
   if (merged.root != kNoId) merged.root = instr_to(c.root);
-  merged.order_begin += order_base;
+  if (!c.consecutive_order) {
+    merged.order_begin += order_base;
+  } else if (c.order_count > 0) {
+    // Consecutive ids stay consecutive unless the map breaks the run (it
+    // never does: only the continued computation has stubs); then the list
+    // is written out.
+    merged.order_begin = instr_to(c.order_begin);
+    for (uint32_t i = 1; i < c.order_count && merged.consecutive_order; ++i) {
+      merged.consecutive_order = instr_to(c.order_begin + i) == merged.order_begin + i;
+    }
+    if (!merged.consecutive_order) {
+      merged.order_begin = static_cast<uint32_t>(order.size());
+      for (uint32_t i = 0; i < c.order_count; ++i) order.push_back(instr_to(c.order_begin + i));
+    }
+  }
   uint32_t* const lists = const_cast<uint32_t*>(c.lists);
   for (InstrId& p : std::span(lists, c.parameter_count)) {
     if (p != kNoId) p = instr_to(p);
@@ -517,8 +532,12 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
 
   auto& comps = to.computations();
   auto shifted = [&](InstrId id) { return id + instr_base; };
+  // The lists first: a computation's list written out lands after them.
+  auto& order = to.order();
+  order.insert(order.end(), from.order().begin(), from.order().end());
+  for (InstrId& id : std::span(order.data() + order_base, from.order().size())) id += instr_base;
   for (const Computation& c : from.computations()) {
-    AppendComputation(comps, c, shifted, shape_to, order_base);
+    AppendComputation(comps, c, shifted, shape_to, order_base, order);
   }
   to.AdoptLists(*half.module_);
 
@@ -556,10 +575,6 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
       if (a.value_key != 0) a.value_key = key_to[a.value_key];
     }
   }
-  auto& order = to.order();
-  const size_t order_first = order.size();
-  order.insert(order.end(), from.order().begin(), from.order().end());
-  for (InstrId& id : std::span(order.data() + order_first, from.order().size())) id += instr_base;
   auto& hashes = to.name_hashes();
   hashes.insert(hashes.end(), from.name_hashes().begin(), from.name_hashes().end());
   to.counted_users += from.counted_users;
@@ -653,8 +668,11 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
   };
   auto& comps = to.computations();
   auto mapped = [&](InstrId id) { return id_to[id]; };
+  // The lists first: a computation's list written out lands after them.
+  auto& order = to.order();
+  for (InstrId f : from.order()) order.push_back(id_to[f]);
   for (size_t c = 1; c < from.computations().size(); ++c) {
-    AppendComputation(comps, from.computations()[c], mapped, shape_to, order_base);
+    AppendComputation(comps, from.computations()[c], mapped, shape_to, order_base, order);
   }
   to.AdoptLists(*half.module_);
 
@@ -684,8 +702,6 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
   for (Attribute& a : std::span(attributes.data() + attr_first, from.attributes().size())) {
     if (a.value_key != 0) a.value_key = key_to[a.value_key];
   }
-  auto& order = to.order();
-  for (InstrId f : from.order()) order.push_back(id_to[f]);
   to.counted_users += from.counted_users;
   for (size_t k = 0; k < names.size(); ++k) {
     computation_names_.Insert(names.name(k), comp_to(names.value(k)));

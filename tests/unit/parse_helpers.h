@@ -115,6 +115,12 @@ inline std::vector<std::string> Names(const Module& m, std::span<const InstrId> 
   return names;
 }
 
+inline std::vector<std::string> Names(const Module& m, const InstrIdList& ids) {
+  std::vector<std::string> names;
+  for (InstrId id : ids) names.emplace_back(m.name(id));
+  return names;
+}
+
 inline std::vector<std::string> CompNames(const Module& m, std::span<const CompId> ids) {
   std::vector<std::string> names;
   for (CompId id : ids) names.emplace_back(m.computation_name(id));

@@ -463,6 +463,18 @@ ENTRY e {
   CHECK_FALSE(m.computation(m.entry()).is_fusion_computation);
   // Each computation has its own names: `a` of the inline one is not `p`'s scope.
   CHECK(m.parent(p.Id("sum")) == inline_id);
+  // Instructions in text order: consecutive ids store no list; the entry's
+  // run is broken by the inline computation parsed in its middle.
+  CHECK(Names(m, m.instructions(inline_id)) == StringList{"a", "b", "sum"});
+  CHECK(inline_comp.consecutive_order);
+  CHECK(Names(m, m.instructions(p.Comp("fused"))) == StringList{"x", "n"});
+  CHECK(m.computation(p.Comp("fused")).consecutive_order);
+  const InstrIdList entry = m.instructions(m.entry());
+  CHECK(Names(m, entry) == StringList{"p", "r", "s", "f"});
+  CHECK_FALSE(m.computation(m.entry()).consecutive_order);
+  CHECK(entry.front() == p.Id("p"));
+  CHECK(entry.back() == p.Id("f"));
+  CHECK(entry[2] == p.Id("s"));
 }
 
 TEST_CASE("computation: errors") {
