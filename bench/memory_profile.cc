@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
       called += m.called(id).size();
     }
     for (CompId c = 0; c < m.computation_count(); ++c) {
-      order += m.instructions(c).size();
+      if (!m.computation(c).consecutive_order) order += m.instructions(c).size();
       params += m.computation(c).parameters().size() + m.computation(c).signature_params().size();
     }
     const double n = static_cast<double>(m.instruction_count());
@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
     line("operand ids", operands, sizeof(InstrId));
     line("user ids", users, sizeof(InstrId));
     line("control ids", controls, sizeof(InstrId));
-    line("order ids", order, sizeof(InstrId));
+    line("order ids (lists)", order, sizeof(InstrId));
     line("attributes", attrs, sizeof(Attribute));
     line("called ids", called, sizeof(CompId));
     line("computations", m.computation_count(), sizeof(Computation));
