@@ -63,7 +63,7 @@ inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
       for (CompId c : m.called(id)) out << " " << c;
       out << " attrs";
       for (const Attribute& a : m.attributes(id)) {
-        out << " " << static_cast<int>(a.name) << "@" << a.name_offset << ":" << a.value_offset
+        out << " " << static_cast<int>(a.name) << "@" << m.attribute_name_offset(a) << ":" << a.value_offset
             << "#" << a.value_key;
       }
       out << "\n";

@@ -7,9 +7,8 @@ std::string_view AttributeText(const Module& m, InstrId id, AttrName name) {
   if (attribute == nullptr) return {};
   uint32_t end = m.instr(id).end_offset;
   for (const Attribute& other : m.attributes(id)) {
-    if (other.name_offset > attribute->value_offset && other.name_offset < end) {
-      end = other.name_offset;
-    }
+    const uint32_t other_name = m.attribute_name_offset(other);
+    if (other_name > attribute->value_offset && other_name < end) end = other_name;
   }
   if (end < attribute->value_offset) return {};
   std::string_view text = m.text(attribute->value_offset, end - attribute->value_offset);

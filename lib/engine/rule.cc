@@ -65,7 +65,8 @@ std::optional<SourceSpan> RuleContext::AttributeSpan(InstrId id, AttrName attrib
   const Attribute* a = module_.FindAttribute(id, attribute);
   if (a == nullptr) return std::nullopt;
   const std::string_view name = AttrNameText(attribute);
-  return SourceSpan{a->name_offset, a->name_offset + static_cast<uint32_t>(name.size())};
+  const uint32_t begin = module_.attribute_name_offset(*a);
+  return SourceSpan{begin, begin + static_cast<uint32_t>(name.size())};
 }
 
 Diagnostic RuleContext::Start(SourceSpan span, std::string message) {

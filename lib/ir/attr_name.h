@@ -123,6 +123,15 @@ inline constexpr int kAttrNameCount = static_cast<int>(AttrName::kUnknown);
 static_assert(kAttrNameCount <= 128, "attribute sets are 128-bit masks");
 
 std::string_view AttrNameText(AttrName name);
+
+// AttrNameText(name).size(), inline: the parser asks for every attribute.
+inline constexpr uint8_t kAttrNameSizes[] = {
+#define HLOLINT_SIZE(e, text) static_cast<uint8_t>(sizeof(text) - 1),
+    HLOLINT_ATTR_NAMES(HLOLINT_SIZE)
+#undef HLOLINT_SIZE
+    9,  // "<unknown>"
+};
+constexpr uint32_t AttrNameSize(AttrName name) { return kAttrNameSizes[static_cast<int>(name)]; }
 AttrName AttrNameFromText(std::string_view text);
 
 }  // namespace hlolint

@@ -24,9 +24,21 @@ size_t Module::MemoryBytes() const {
   bytes += order_.capacity() * sizeof(InstrId);
   bytes += opcodes_.capacity() * sizeof(Opcode);
   bytes += attributes_.capacity() * sizeof(Attribute);
+  bytes += apart_attribute_names_.capacity() * sizeof(apart_attribute_names_[0]);
   bytes += shapes_.size() * (sizeof(Shape) + sizeof(const Shape*) + 64);
   bytes += list_capacity_ * sizeof(uint32_t);
   return bytes;
+}
+
+uint32_t Module::attribute_name_offset(const Attribute& a) const {
+  if (!a.name_apart) {
+    return a.value_offset - 1 - AttrNameSize(a.name);
+  }
+  const auto index = static_cast<uint32_t>(&a - attributes_.data());
+  const auto it = std::lower_bound(
+      apart_attribute_names_.begin(), apart_attribute_names_.end(), index,
+      [](const std::pair<uint32_t, uint32_t>& entry, uint32_t i) { return entry.first < i; });
+  return it != apart_attribute_names_.end() && it->first == index ? it->second : a.value_offset;
 }
 
 std::string_view Module::execution_thread(CompId id) const {

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/attr_name.h"
@@ -33,17 +34,19 @@ std::string_view FusionKindName(FusionKind kind);
 // One `name=value` attribute of an instruction. The value is re-read from the
 // source on demand (see parse/attributes.h).
 struct Attribute {
-  static constexpr uint32_t kMaxValueKey = (1u << 24) - 1;
+  static constexpr uint32_t kMaxValueKey = (1u << 23) - 1;
 
   AttrName name = AttrName::kUnknown;
   // For the attributes HasValueKey names: equal keys within a module mean
   // equal value texts (0: none given). Rules memoize on it without reading
   // text a large file has released. In the bytes after `name`.
-  uint32_t value_key : 24 = 0;
-  uint32_t name_offset = 0;   // offset of the attribute name
+  uint32_t value_key : 23 = 0;
+  // The name is not right before `=value` (a space or a comment after the
+  // '='): Module::attribute_name_offset looks it up instead of computing it.
+  uint32_t name_apart : 1 = 0;
   uint32_t value_offset = 0;  // offset of the value's first byte
 };
-static_assert(sizeof(Attribute) == 12, "an attribute takes 12 bytes in the IR");
+static_assert(sizeof(Attribute) == 8, "an attribute takes 8 bytes in the IR");
 
 // The attributes whose values the parser keys: those verify-shape's memo of
 // the shape ops reads, and those analyses parse once per distinct value
@@ -361,6 +364,9 @@ class Module {
     const Instruction& i = instructions_[id];
     return {attributes_.data() + i.attrs_begin, i.attr_count};
   }
+  // Offset of the attribute's name; `a` is one of attributes(). Dumps write
+  // `name=value`, so the name is found back from the value's offset.
+  uint32_t attribute_name_offset(const Attribute& a) const;
   // Every instruction's attributes, one after the other in id order
   // (instruction id's are [attrs_begin, attrs_begin + attr_count)).
   std::span<const Attribute> all_attributes() const { return attributes_; }
@@ -400,6 +406,8 @@ class Module {
   std::vector<uint32_t> ids_;
   std::vector<InstrId> order_;  // the computations without consecutive_order
   std::vector<Attribute> attributes_;
+  // (index in attributes_, name offset) of those with name_apart, by index.
+  std::vector<std::pair<uint32_t, uint32_t>> apart_attribute_names_;
   ShapeTable shapes_;
   // Storage of the computations' lists (parameters, signatures): chunks
   // that never move, so the spans stay valid while the module grows, and
@@ -424,6 +432,9 @@ struct Module::Builder {
   std::vector<InstrId>& ids() { return m.ids_; }
   std::vector<InstrId>& order() { return m.order_; }
   std::vector<Attribute>& attributes() { return m.attributes_; }
+  std::vector<std::pair<uint32_t, uint32_t>>& apart_attribute_names() {
+    return m.apart_attribute_names_;
+  }
   ShapeTable& shapes() { return m.shapes_; }
   // `first` then `second`, copied where they stay for the module's
   // lifetime (a computation's parameters and signature: Computation::lists).

@@ -131,6 +131,7 @@ void ModuleParser::InstrScratch::Reset() {
   operand_offsets.clear();
   operand_shapes.clear();
   attributes.clear();
+  apart_names.clear();
   controls.clear();
   called.clear();
   branches.clear();
@@ -1337,6 +1338,19 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
   static_assert(kAttrNameCount <= 0xff);
   in.attr_count = static_cast<uint8_t>(s.attributes.size());
   for (const Attribute& attribute : s.attributes) attrs.push_back(attribute);
+  if (!s.apart_names.empty()) [[unlikely]] {
+    auto& apart = builder_->apart_attribute_names();
+    const size_t first = apart.size();
+    for (const auto& [name, offset] : s.apart_names) {
+      for (size_t i = 0; i < s.attributes.size(); ++i) {
+        if (s.attributes[i].name == name) {
+          apart.emplace_back(in.attrs_begin + static_cast<uint32_t>(i), offset);
+          break;
+        }
+      }
+    }
+    std::sort(apart.begin() + static_cast<std::ptrdiff_t>(first), apart.end());
+  }
 
   // Called computations in XLA's order (ParseComputationList keeps them
   // below Instruction::kMaxCalled).
@@ -1496,7 +1510,7 @@ void ModuleParser::TakePlainAttributes(const AttrSet& set, std::bitset<kAttrName
     seen.set(static_cast<size_t>(name));
     Attribute attribute;
     attribute.name = name;
-    attribute.name_offset = static_cast<uint32_t>(name_begin - base);
+    // Right after the name and its '=' (its name_offset is implied).
     attribute.value_offset = static_cast<uint32_t>(value - base);
     if (HasValueKey(name)) KeyValueText(attribute, static_cast<uint32_t>(end - base));
     s.attributes.push_back(attribute);
@@ -1533,7 +1547,6 @@ bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount
   seen.set(static_cast<size_t>(name));
   Attribute attribute;
   attribute.name = name;
-  attribute.name_offset = name_offset;
   // The value right after '=' in a common form: read byte-wise.
   attribute.value_offset = lexer_.position();
   // One way out for every reading, so the push below stays inline.
@@ -1549,6 +1562,7 @@ bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount
     }
   }
   if (HasValueKey(name)) KeyValueText(attribute);
+  NoteAttributeName(attribute, name_offset, s);
   s.attributes.push_back(attribute);
   return true;
 }

@@ -150,6 +150,9 @@ class ModuleParser : public ValueParser {
     // `X-start` sugar the wrapped op's parameters (virtual_operands).
     std::vector<const Shape*> operand_shapes;
     std::vector<Attribute> attributes;
+    // Where the names of the attributes with name_apart are (AddInstruction
+    // files them in the module).
+    std::vector<std::pair<AttrName, uint32_t>> apart_names;
     std::vector<InstrId> controls;
     std::vector<CompId> called;
     std::vector<CompId> branches;
@@ -363,6 +366,13 @@ class ModuleParser : public ValueParser {
                            InstrScratch& scratch);
   // Sets attribute.value_key from the value text ending at `end` (default:
   // the value just read; HasValueKey holds).
+  // Marks `attribute` name_apart when its name does not end right before
+  // `=value`, and keeps where it is.
+  static void NoteAttributeName(Attribute& attribute, uint32_t name_offset, InstrScratch& s) {
+    if (attribute.value_offset - name_offset == AttrNameSize(attribute.name) + 1) [[likely]] return;
+    attribute.name_apart = 1;
+    s.apart_names.emplace_back(attribute.name, name_offset);
+  }
   void KeyValueText(Attribute& attribute);
   void KeyValueText(Attribute& attribute, uint32_t end);
   // At the '(' of a scalar constant: `(N)` with up to four digits, for the

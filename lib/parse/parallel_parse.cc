@@ -564,6 +564,9 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
       RenumberMerged(in, list, shifted, comp_to, comps, shape_to, kExternalComputation);
     }
   }
+  for (const auto& [index, offset] : from.apart_attribute_names()) {
+    to.apart_attribute_names().emplace_back(index + attr_base, offset);
+  }
   auto& attributes = to.attributes();
   const std::vector<Attribute>& half_attributes = from.attributes();
   for (size_t begin = 0; begin < half_attributes.size(); begin += kBlock) {
@@ -695,6 +698,9 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     in.operands_begin += ids_base;
     in.attrs_begin += attr_base;
     RenumberMerged(in, list, mapped, comp_to, comps, shape_to, kExternalComputation);
+  }
+  for (const auto& [index, offset] : from.apart_attribute_names()) {
+    to.apart_attribute_names().emplace_back(index + attr_base, offset);
   }
   auto& attributes = to.attributes();
   const size_t attr_first = attributes.size();

@@ -158,7 +158,7 @@ constexpr std::string_view kModule = R"(HloModule m, entry_computation_layout={(
 %fused.2 (q0: f32[8]) -> f32[8] {
   %q0 = f32[8]{0} parameter(0)
   %n = f32[8]{0} negate(f32[8]{0} %q0), metadata={op_name="jit(f)/neg" source_file="f.py" source_line=3}
-  ROOT %t2 = f32[8]{0} transpose(f32[8]{0} %n), dimensions={0}
+  ROOT %t2 = f32[8]{0} transpose(f32[8]{0} %n), dimensions= {0}
 }
 
 ENTRY %main (a: f32[8], c: s32[]) -> (f32[8], f32[8]) {
@@ -169,7 +169,7 @@ ENTRY %main (a: f32[8], c: s32[]) -> (f32[8], f32[8]) {
   %out = f32[8]{0} get-tuple-element((s32[], f32[8]{0}) %loop), index=1
   %f = f32[8]{0} fusion(f32[8]{0} %out, f32[8]{0} %a), kind=kLoop, calls=%fused
   %g = f32[8]{0} fusion(f32[8]{0} %f), kind=kLoop, calls=%fused.2
-  %r = f32[] reduce(f32[8]{0} %g, f32[] constant(0)), dimensions={0}, to_apply=%add
+  %r = f32[] reduce(f32[8]{0} %g, f32[] constant(0)), dimensions=/* axis */{0}, to_apply=%add
   %t = (f32[8]{0}, f32[8]{0}, s32[]) tuple(f32[8]{0} %f, f32[8]{0} %g, s32[] %c)
   ROOT %res = (f32[8]{0}, f32[8]{0}) tuple(f32[8]{0} %f, f32[8]{0} %g)
 }

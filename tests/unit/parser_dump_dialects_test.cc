@@ -4,6 +4,8 @@
 // attribute keeps.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "parse_helpers.h"
 
 namespace hlolint::parse_testing {
@@ -55,15 +57,80 @@ ENTRY e {
   const InstrId t = p.Id("t");
   const Attribute* dims = m.FindAttribute(t, AttrName::kDimensions);
   REQUIRE(dims != nullptr);
-  CHECK(p.At(dims->name_offset) == "4:40");
+  CHECK(p.At(m.attribute_name_offset(*dims)) == "4:40");
   CHECK(p.At(dims->value_offset) == "4:51");
   const Attribute* metadata = m.FindAttribute(t, AttrName::kMetadata);
   REQUIRE(metadata != nullptr);
-  CHECK(p.At(metadata->name_offset) == "4:58");
+  CHECK(p.At(m.attribute_name_offset(*metadata)) == "4:58");
   CHECK(p.At(metadata->value_offset) == "4:67");
   // The typed value is read back from that position.
   CHECK(IntListAttr(m, t, AttrName::kDimensions) == std::vector<int64_t>{1, 0});
+  CHECK_FALSE(dims->name_apart);  // found back from the value's offset
+}
+
+TEST_CASE("attributes: a name apart from its value is still found") {
+  // A space or a comment after '=' moves the value away from the name: the
+  // module keeps those names' positions in a table of their own.
+  Parsed p = Parse(R"(HloModule m
+ENTRY e {
+  a = f32[2,3]{1,0} parameter(0)
+  b = f32[3,2]{1,0} transpose(a), dimensions= {1,0}
+  ROOT t = f32[3,2]{1,0} transpose(a), metadata={op_name="t"}, dimensions=/* c */{1,0}
+}
+)");
+  const Module& m = p.m();
+  const Attribute* b_dims = m.FindAttribute(p.Id("b"), AttrName::kDimensions);
+  REQUIRE(b_dims != nullptr);
+  CHECK(b_dims->name_apart);
+  CHECK(p.At(m.attribute_name_offset(*b_dims)) == "4:35");
+  CHECK(p.At(b_dims->value_offset) == "4:47");
+  const Attribute* t_dims = m.FindAttribute(p.Id("t"), AttrName::kDimensions);
+  REQUIRE(t_dims != nullptr);
+  CHECK(t_dims->name_apart);
+  CHECK(p.At(m.attribute_name_offset(*t_dims)) == "5:64");
+  const Attribute* t_metadata = m.FindAttribute(p.Id("t"), AttrName::kMetadata);
+  REQUIRE(t_metadata != nullptr);
+  CHECK_FALSE(t_metadata->name_apart);
+  CHECK(p.At(m.attribute_name_offset(*t_metadata)) == "5:40");
+  CHECK(IntListAttr(m, p.Id("t"), AttrName::kDimensions) == std::vector<int64_t>{1, 0});
   CHECK(m.FindAttribute(p.Id("a"), AttrName::kDimensions) == nullptr);
+}
+
+
+// Every attribute of every module parsed from `dir`: the text at its name's
+// offset is its name and '='. Returns the attributes checked.
+size_t CheckAttributeNamesUnder(const std::filesystem::path& dir) {
+  size_t checked = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file() || entry.path().filename() == "MANIFEST.tsv") continue;
+    auto file = SourceFile::Open(entry.path().string(), entry.path().string());
+    if (!file.ok()) continue;
+    for (const ParsedModule& parsed : ParseAllModules(**file)) {
+      if (!parsed.module) continue;
+      const Module& m = *parsed.module;
+      for (const Attribute& a : m.all_attributes()) {
+        const std::string expected = std::string(AttrNameText(a.name)) + "=";
+        const uint32_t at = m.attribute_name_offset(a);
+        if (m.text(at, static_cast<uint32_t>(std::min<size_t>(expected.size(), (*file)->size() - at))) !=
+            expected) {
+          FAIL(entry.path().string() << ": attribute " << expected << " not at offset " << at);
+        }
+        ++checked;
+      }
+    }
+  }
+  return checked;
+}
+
+TEST_CASE("attributes: every name is where its offset says, in our inputs and the corpus",
+          "[corpus]") {
+  CHECK(CheckAttributeNamesUnder(std::filesystem::path(HLOLINT_SOURCE_DIR) / "tests") > 500);
+  const std::filesystem::path corpus(HLOLINT_CORPUS_DIR);
+  if (!std::filesystem::is_directory(corpus)) {
+    WARN("corpus not found at " << corpus.string() << ": skipped");
+    return;
+  }
+  CHECK(CheckAttributeNamesUnder(corpus) > 100000);
 }
 
 }  // namespace
