@@ -84,14 +84,26 @@ class VerifyScheduleRule : public Rule {
   // operands and control predecessors before their users.
   static void CheckOrder(RuleContext& ctx) {
     const Module& m = ctx.module();
-    std::vector<uint32_t> position(m.instruction_count(), 0);
+    // Each instruction's place in its computation's sequence. Most
+    // computations' instructions are consecutive ids in text order, whose
+    // ids compare as their places do; a table (4 bytes per instruction of
+    // the module) is made only for the others.
+    std::vector<uint32_t> position;
     for (CompId c = 0; c < m.computation_count(); ++c) {
       if (m.computation(c).is_fusion_computation) continue;
       const InstrIdList order = m.instructions(c);
-      for (uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i + 1;
+      const bool by_id = m.computation(c).consecutive_order;
+      if (!by_id) {
+        if (position.empty()) position.assign(m.instruction_count(), 0);
+        for (uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i + 1;
+      }
+      // Whether `a` is not scheduled before `b`.
+      auto not_before = [&](InstrId a, InstrId b) {
+        return by_id ? a >= b : position[a] >= position[b];
+      };
       for (InstrId id : order) {
         for (InstrId op : m.operands(id)) {
-          if (position[op] >= position[id]) {
+          if (not_before(op, id)) {
             ctx.Report(id, StrCat("[HloSchedule::Verify] Instruction ", m.name(id),
                                   " is scheduled before its operand ", m.name(op)))
                 .Note(op, "operand defined here");
@@ -99,7 +111,7 @@ class VerifyScheduleRule : public Rule {
           }
         }
         for (InstrId pred : m.control_predecessors(id)) {
-          if (position[pred] >= position[id]) {
+          if (not_before(pred, id)) {
             ctx.Report(id, StrCat("[HloSchedule::Verify] Instruction ", m.name(id),
                                   " is scheduled before its control predecessor ",
                                   m.name(pred)))
