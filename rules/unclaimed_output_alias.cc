@@ -219,7 +219,8 @@ class UnclaimedOutputAliasRule : public Rule {
                                     Entry(*it->second), " and ", Entry(claim),
                                     "; one buffer cannot hold two different outputs"))
                           .WithSeverity(Severity::kError)
-                          .Note(aliasing.operand_producer(site, claim.operand), "operand produced here");
+                          .Note(aliasing.operand_producer(site, claim.operand),
+                                "operand produced here");
                     }
                   });
     }
@@ -234,10 +235,14 @@ class UnclaimedOutputAliasRule : public Rule {
     // Unclaimed operand leaves by shape, for same-shaped candidates.
     absl::flat_hash_map<std::string, std::vector<OperandLeaf>> free_operands;
     for (int64_t op = 0; op < operand_count; ++op) {
-      ForEachLeaf(aliasing.operand_shape(site, op), [&](const ShapeIndex& index, const Shape& leaf) {
-        if (!leaf.IsArray() || claimed_operands.contains(OperandLeafKey(op, index))) return;
-        free_operands[ShapeKey(leaf, layouts_are_assigned)].push_back({op, index, &leaf});
-      });
+      ForEachLeaf(aliasing.operand_shape(site, op),
+                  [&](const ShapeIndex& index, const Shape& leaf) {
+                    if (!leaf.IsArray() || claimed_operands.contains(OperandLeafKey(op, index))) {
+                      return;
+                    }
+                    free_operands[ShapeKey(leaf, layouts_are_assigned)].push_back(
+                        {op, index, &leaf});
+                  });
     }
     if (free_operands.empty()) return;
 

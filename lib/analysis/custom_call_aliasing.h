@@ -51,6 +51,7 @@ struct AliasingCallSite {
   // verifier then stops comparing aliased shapes.
   bool skip_shape_check = false;
 };
+static_assert(sizeof(AliasingCallSite) == 64, "a custom-call site takes 64 bytes");
 
 // The first call of a kernel that claims a given output index.
 struct TargetClaim {

@@ -132,6 +132,7 @@ inline constexpr uint8_t kAttrNameSizes[] = {
     9,  // "<unknown>"
 };
 constexpr uint32_t AttrNameSize(AttrName name) { return kAttrNameSizes[static_cast<int>(name)]; }
+
 AttrName AttrNameFromText(std::string_view text);
 
 }  // namespace hlolint

@@ -212,7 +212,9 @@ class InstrIdList {
   }
   InstrId front() const { return (*this)[0]; }
   InstrId back() const { return (*this)[count_ - 1]; }
-  Iterator begin() const { return list_ != nullptr ? Iterator(list_, 0) : Iterator(nullptr, first_); }
+  Iterator begin() const {
+    return list_ != nullptr ? Iterator(list_, 0) : Iterator(nullptr, first_);
+  }
   Iterator end() const {
     return list_ != nullptr ? Iterator(list_, count_) : Iterator(nullptr, first_ + count_);
   }
