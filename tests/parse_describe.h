@@ -49,9 +49,9 @@ inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
     }
     for (InstrId id = 0; id < m.instruction_count(); ++id) {
       const Instruction& in = m.instr(id);
-      out << id << " " << m.name(id) << " #" << m.name_hash(id) << " @" << in.name_offset << "-" << in.end_offset << " "
+      out << id << " " << m.name(id) << " #" << m.name_hash(id) << " @" << in.name_offset << " "
           << OpcodeName(in.opcode) << " " << ShapeToString(m.shape(id), true) << " shape#"
-          << in.shape << " n=" << m.number(id) << " flags=" << int(in.flags) << " parent=" << in.parent
+          << in.shape << " n=" << m.number(id) << " flags=" << int(in.flags) << " parent=" << m.parent(id)
           << " kind=" << int(in.fusion_kind()) << " wrapped=" << int(in.async_wrapped_opcode())
           << " ops";
       for (InstrId o : m.operands(id)) out << " " << o;

@@ -22,6 +22,7 @@ size_t Module::MemoryBytes() const {
   bytes += computations_.capacity() * sizeof(Computation);
   bytes += ids_.capacity() * sizeof(InstrId);
   bytes += order_.capacity() * sizeof(InstrId);
+  bytes += run_starts_.capacity() * sizeof(InstrId) + run_computations_.capacity() * sizeof(CompId);
   bytes += opcodes_.capacity() * sizeof(Opcode);
   bytes += attributes_.capacity() * sizeof(Attribute);
   bytes += apart_attribute_names_.capacity() * sizeof(apart_attribute_names_[0]);
@@ -80,6 +81,88 @@ void Module::Builder::AdoptLists(Module& other) {
   other.list_capacity_ = 0;
   other.list_free_ = nullptr;
   other.list_room_ = 0;
+}
+
+CompId Module::parent(InstrId id) const {
+  const auto after = std::upper_bound(run_starts_.begin(), run_starts_.end(), id);
+  if (after == run_starts_.begin()) return kNoId;
+  return run_computations_[static_cast<size_t>(after - run_starts_.begin()) - 1];
+}
+
+namespace {
+
+// A run of consecutive instruction ids [start, end) in one computation.
+struct IdRun {
+  InstrId start;
+  InstrId end;
+  CompId computation;
+};
+
+// Calls visit(IdRun) for every run of every computation, computation by
+// computation.
+template <typename Visit>
+void ForEachRun(const Module& m, Visit visit) {
+  for (CompId c = 0; c < m.computation_count(); ++c) {
+    const Computation& computation = m.computation(c);
+    if (computation.consecutive_order) {  // most: one run
+      if (computation.order_count != 0) {
+        visit(IdRun{computation.order_begin, computation.order_begin + computation.order_count, c});
+      }
+      continue;
+    }
+    const InstrIdList list = m.instructions(c);
+    for (size_t i = 0; i < list.size();) {
+      size_t j = i + 1;
+      while (j < list.size() && list[j] == list[j - 1] + 1) ++j;
+      visit(IdRun{list[i], list[i] + static_cast<InstrId>(j - i), c});
+      i = j;
+    }
+  }
+}
+
+}  // namespace
+
+void Module::Builder::BuildParents() {
+  // The runs in id order, with the gaps between them (ids no computation
+  // lists, which only a failed parse leaves) as runs of kNoId. Most
+  // modules' computations are one run each and already in id order: only
+  // an inline computation interrupts its parent, and only then are the
+  // runs gathered and sorted.
+  bool in_order = true;
+  InstrId last_start = 0;
+  ForEachRun(m, [&](const IdRun& run) {
+    in_order = in_order && run.start >= last_start;
+    last_start = run.start;
+  });
+  std::vector<IdRun> sorted;
+  if (!in_order) {
+    ForEachRun(m, [&](const IdRun& run) { sorted.push_back(run); });
+    std::sort(sorted.begin(), sorted.end(),
+              [](const IdRun& a, const IdRun& b) { return a.start < b.start; });
+  }
+  m.run_starts_.clear();
+  m.run_computations_.clear();
+  m.run_starts_.reserve(m.computations_.size() + 1);
+  m.run_computations_.reserve(m.computations_.size() + 1);
+  InstrId covered = 0;
+  const auto add = [&](const IdRun& run) {
+    if (run.start != covered) {
+      m.run_starts_.push_back(covered);
+      m.run_computations_.push_back(kNoId);
+    }
+    m.run_starts_.push_back(run.start);
+    m.run_computations_.push_back(run.computation);
+    covered = run.end;
+  };
+  if (in_order) {
+    ForEachRun(m, add);
+  } else {
+    for (const IdRun& run : sorted) add(run);
+  }
+  if (covered != m.instructions_.size()) {
+    m.run_starts_.push_back(covered);
+    m.run_computations_.push_back(kNoId);
+  }
 }
 
 void Module::Builder::BuildUsers() {

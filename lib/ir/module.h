@@ -78,14 +78,14 @@ struct Instruction {
   // name_size of a name at least this long: the size heads the id block.
   static constexpr uint16_t kLongName = 0xffff;
 
-  // 40 bytes, the bulk of a large module's IR: what few instructions have
+  // 32 bytes, the bulk of a large module's IR: what few instructions have
   // (a number, control predecessors, a name of 64 KB or more) heads their
   // block of Module::ids_ instead (Module::number, control_predecessors,
-  // name).
+  // name). What rules seldom ask is not kept: the computation holding the
+  // instruction is looked up by id (Module::parent), the end of its text
+  // found again by lexing (InstructionEnd).
   uint32_t name_offset = 0;  // offset of the name, without '%'
-  uint32_t end_offset = 0;   // one past the instruction's last token
   ShapeId shape = kNoShape;
-  CompId parent = kNoId;
   // The instruction's lists are one block of Module::ids_: the header words
   // (HeaderWords), then operands, called computations, users, control
   // predecessors. operands_begin is where the operands start.
@@ -130,7 +130,7 @@ struct Instruction {
   bool is_root() const { return flags & kIsRoot; }
   bool has(Flags flag) const { return flags & flag; }
 };
-static_assert(sizeof(Instruction) == 40, "an instruction takes 40 bytes in the IR");
+static_assert(sizeof(Instruction) == 32, "an instruction takes 32 bytes in the IR");
 
 // 64 bytes: a large dump has hundreds of thousands of computations (most of
 // them small fused ones).
@@ -380,7 +380,10 @@ class Module {
     return nullptr;
   }
   bool IsRoot(InstrId id) const { return instructions_[id].is_root(); }
-  CompId parent(InstrId id) const { return instructions_[id].parent; }
+  // The computation holding the instruction, once the module is built
+  // (Builder::BuildParents): a binary search over the runs of consecutive
+  // ids, which rules ask for a few instructions only.
+  CompId parent(InstrId id) const;
 
   const ShapeTable& shapes() const { return shapes_; }
   ShapeTable& mutable_shapes() { return shapes_; }
@@ -407,6 +410,11 @@ class Module {
   // operands, called computations (CompIds), users, control predecessors.
   std::vector<uint32_t> ids_;
   std::vector<InstrId> order_;  // the computations without consecutive_order
+  // Runs of consecutive instruction ids in one computation, by first id:
+  // the run holding id i starts at run_starts_[k], the last one <= i, and
+  // lies in run_computations_[k] (kNoId for ids no computation lists).
+  std::vector<InstrId> run_starts_;
+  std::vector<CompId> run_computations_;
   std::vector<Attribute> attributes_;
   // (index in attributes_, name offset) of those with name_apart, by index.
   std::vector<std::pair<uint32_t, uint32_t>> apart_attribute_names_;
@@ -468,6 +476,9 @@ struct Module::Builder {
   // other lists and fills it, and fills the dense opcode array; the last
   // step of building. Until then users() is empty.
   void BuildUsers();
+  // The table behind Module::parent, from the computations' instruction
+  // lists; after the last computation is added.
+  void BuildParents();
   uint64_t counted_users = 0;  // sum of every instruction's user_count
 
  private:

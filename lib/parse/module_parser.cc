@@ -245,6 +245,8 @@ ParsedModule ModuleParser::ParseNextModule() {
     out.module.reset();
     return out;
   }
+  // After the release: its table lands in the parse's freed memory.
+  builder_->BuildParents();
   out.name = std::string(module_->name());
   out.module = std::move(module_);
   previous_module_bytes_ = lexer_.offset() - out.begin_offset;
@@ -846,7 +848,7 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
               break;
             }
           }
-          id = CompactGte(computation, id, index, name_offset, end);
+          id = CompactGte(id, index, name_offset, end);
         }
         if (!plain_error && declared != kNoShape && module_->has_known_shape(id) &&
             !Compatible(shape(declared), module_->shape(id))) {
@@ -910,8 +912,8 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
   return false;
 }
 
-InstrId ModuleParser::CompactGte(CompId computation, InstrId tuple, int64_t index,
-                                 uint32_t name_offset, uint32_t end_offset) {
+InstrId ModuleParser::CompactGte(InstrId tuple, int64_t index, uint32_t name_offset,
+                                 uint32_t end_offset) {
   // Of a stub: the first part may have made this one already.
   if (IsStub(tuple)) NeedsFirstHalf(name_offset);
   auto key = (static_cast<uint64_t>(tuple) << 32) | static_cast<uint64_t>(index);
@@ -920,10 +922,8 @@ InstrId ModuleParser::CompactGte(CompId computation, InstrId tuple, int64_t inde
   if (it != cache.end()) return it->second;
   Instruction gte;
   gte.name_offset = name_offset;
-  gte.end_offset = end_offset;
   gte.opcode = Opcode::kGetTupleElement;
   gte.flags = Instruction::kCompactGte | Instruction::kAnonymous;
-  gte.parent = computation;
   gte.shape = module_->has_known_shape(tuple)
                   ? module_->shape(tuple).tuple_shapes[static_cast<size_t>(index)]->id
                   : module_->instr(tuple).shape;  // unknown stays unknown
@@ -1083,7 +1083,6 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   instr.name_offset = name_offset;
   uint32_t instr_name_size = name_size;
   int64_t instr_number = 0;
-  instr.parent = computation;
 
   // The name goes into the scope's table at the end; fetch its slot now.
   uint64_t name_hash = 0;  // kept in the IR; the name table uses the low 32 bits
@@ -1236,8 +1235,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   if (edited && !CheckOperandsBeforeAttributes(checked, s, *edited, at)) return false;
 
   if (!ParseAttributes(*set, allow_attributes, s, at.opcode)) return false;
-  instr.end_offset = lexer_.previous_end();
-  if (instr.end_offset - begin > limits_.max_instruction_bytes) {
+  if (lexer_.previous_end() - begin > limits_.max_instruction_bytes) {
     return Error(begin, StrCat("instruction text is longer than the limit of ",
                                limits_.max_instruction_bytes, " bytes"));
   }

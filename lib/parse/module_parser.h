@@ -336,8 +336,9 @@ class ModuleParser : public ValueParser {
   bool ParseOperands(CompId computation, std::vector<InstrId>* operands,
                      std::vector<uint32_t>* offsets);
   bool ParseOperand(CompId computation, std::vector<InstrId>* operands);
-  InstrId CompactGte(CompId computation, InstrId tuple, int64_t index, uint32_t name_offset,
-                     uint32_t end_offset);
+  // The get-tuple-element `%tuple#index` stands for, made once per scope;
+  // its text is [name_offset, end_offset).
+  InstrId CompactGte(InstrId tuple, int64_t index, uint32_t name_offset, uint32_t end_offset);
   bool ParseAttributes(const AttrSet& set, bool allow_attributes, InstrScratch& scratch,
                        uint32_t opcode_offset);
   // `known` is the name of the current token when the caller has matched it.

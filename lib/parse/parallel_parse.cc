@@ -173,7 +173,6 @@ void RenumberMerged(Instruction& in, uint32_t* list, const InstrTo& instr_to,
     for (uint32_t k = called_end; k < called_end + controls; ++k) list[k] = instr_to(list[k]);
   }
   if (in.shape != kNoShape) in.shape = shape_to[in.shape];
-  in.parent = comp_to(in.parent);
 }
 
 }  // namespace
@@ -390,7 +389,6 @@ InstrId ModuleParser::OperandStub(std::string_view name, uint32_t name_offset, S
   stub.name_offset = name_offset;
   stub.opcode = Opcode::kInvalid;
   stub.shape = declared;
-  stub.parent = 0;
   InstrScratch& s = ScratchAt(++scratch_level_);
   const InstrId id = AddInstruction(stub, s, static_cast<uint32_t>(name.size()), 0);
   --scratch_level_;

@@ -256,8 +256,7 @@ ENTRY e {
   const Module& m = p.m();
   const InstrId a = p.Id("a");
   CHECK(p.At(m.instr(a).name_offset) == "3:4");
-  CHECK(p.At(m.instr(a).end_offset) == "3:30");
-  CHECK(m.instr(a).parent == m.entry());
+  CHECK(m.parent(a) == m.entry());
   CHECK(m.number(a) == 0);
   CHECK(ShapeOf(m, a) == "f32[2]{0}");
   const InstrId c = p.Id("c");

@@ -463,6 +463,13 @@ ENTRY e {
   CHECK_FALSE(m.computation(m.entry()).is_fusion_computation);
   // Each computation has its own names: `a` of the inline one is not `p`'s scope.
   CHECK(m.parent(p.Id("sum")) == inline_id);
+  // parent() finds each instruction's computation by id, also where the
+  // inline computation's ids interrupt the entry's.
+  for (CompId c = 0; c < m.computation_count(); ++c) {
+    for (InstrId id : m.instructions(c)) CHECK(m.parent(id) == c);
+  }
+  CHECK(m.parent(p.Id("p")) == m.entry());
+  CHECK(m.parent(p.Id("f")) == m.entry());
   // Instructions in text order: consecutive ids store no list; the entry's
   // run is broken by the inline computation parsed in its middle.
   CHECK(Names(m, m.instructions(inline_id)) == StringList{"a", "b", "sum"});
