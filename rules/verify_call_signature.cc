@@ -38,7 +38,8 @@ class VerifyCallSignatureRule : public Rule {
     // With one execution thread (the usual case) no thread check can fail:
     // only the four caller opcodes need a visit.
     std::vector<InstrId> visited;
-    if (OneThread(m)) {
+    const bool one_thread = OneThread(m);
+    if (one_thread) {
       index.Collect({Opcode::kCall, Opcode::kWhile, Opcode::kConditional, Opcode::kFusion},
                     &visited);
     } else {
@@ -46,7 +47,7 @@ class VerifyCallSignatureRule : public Rule {
       for (InstrId id = 0; id < visited.size(); ++id) visited[id] = id;
     }
     for (InstrId id : visited) {
-      if (!CheckThreads(ctx, id)) continue;
+      if (!one_thread && !CheckThreads(ctx, id)) continue;
       switch (m.opcode(id)) {
         case Opcode::kCall: CheckCall(ctx, sigs, id); break;
         case Opcode::kWhile: CheckWhile(ctx, sigs, id); break;
