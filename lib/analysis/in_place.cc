@@ -95,9 +95,7 @@ bool IsLayoutOnlyBlocker(Opcode opcode) {
 
 InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
     : m_(module),
-      call_attributes_(analyses.Get<CallAttributes>()),
-      range_of_(module.instruction_count()),
-      state_(module.instruction_count(), 0) {
+      call_attributes_(analyses.Get<CallAttributes>()) {
   // Every candidate now, in id order, so the little text still read here
   // (an all-reduce-start's backend_config) is read in text order and
   // released behind. Computed on first use, the pairs were read in whatever
@@ -105,19 +103,24 @@ InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
   // the input's size in peak RSS at 200 MB, when the aliasing was read here).
   TextReleaser released(m_.source(), m_.begin_offset());
   const std::vector<InstrId> candidates = analyses.Get<OpcodeIndex>().Collect(&MayBeInPlace);
+  candidate_slots_ = SparseIdIndex(m_.instruction_count());
+  for (InstrId id : candidates) candidate_slots_.Add(id);
+  range_of_.assign(candidates.size(), Range{});
+  state_.assign(candidates.size(), 0);
   // Most candidates have one pair: grown by doubling, the array of a large
   // module would touch about twice its size in fresh pages.
   pairs_.reserve(candidates.size());
-  for (InstrId id : candidates) {
-    released.Advance(m_.instr(id).name_offset);
-    Compute(id);
+  for (uint32_t slot = 0; slot < candidates.size(); ++slot) {
+    released.Advance(m_.instr(candidates[slot]).name_offset);
+    Compute(candidates[slot], slot);
   }
   in_place_ = SparseIdIndex(m_.instruction_count());
-  for (InstrId id : candidates) {
-    if (range_of_[id].count == 0) continue;
-    in_place_.Add(id);
-    ranges_.push_back(range_of_[id]);
+  for (size_t slot = 0; slot < candidates.size(); ++slot) {
+    if (range_of_[slot].count == 0) continue;
+    in_place_.Add(candidates[slot]);
+    ranges_.push_back(range_of_[slot]);
   }
+  candidate_slots_ = SparseIdIndex();
   std::vector<Range>().swap(range_of_);
   std::vector<uint8_t>().swap(state_);
   scratch_.clear();
@@ -130,10 +133,16 @@ const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& out
   return nullptr;
 }
 
-void InPlacePairs::Compute(InstrId id) {
-  if (state_[id] != 0) return;  // done, or a (malformed) cycle: no pairs
-  if (!MayBeInPlace(m_.opcode(id))) return;
-  state_[id] = 1;
+InPlacePairs::Range InPlacePairs::ComputedRange(InstrId id) {
+  if (!MayBeInPlace(m_.opcode(id))) return {};
+  const uint32_t slot = candidate_slots_.Find(id);  // every such id is a candidate
+  Compute(id, slot);
+  return range_of_[slot];
+}
+
+void InPlacePairs::Compute(InstrId id, uint32_t slot) {
+  if (state_[slot] != 0) return;  // done, or a (malformed) cycle: no pairs
+  state_[slot] = 1;
   // One scratch list per nesting level, kept between calls: computing a
   // fusion's pairs may compute another instruction's first.
   if (scratch_.size() <= depth_) scratch_.emplace_back();
@@ -146,9 +155,9 @@ void InPlacePairs::Compute(InstrId id) {
     AddDirectPairs(id, pairs);
   }
   --depth_;
-  range_of_[id] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
+  range_of_[slot] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
   pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
-  state_[id] = 2;
+  state_[slot] = 2;
 }
 
 // The opcodes Direct can give pairs, and fusion: keep in step with its
@@ -254,10 +263,7 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlaceP
   };
   // Pairs are read by position: computing a nested fusion's pairs appends
   // to pairs_ and may move it.
-  auto pair_range = [&](InstrId id) {
-    Compute(id);
-    return range_of_[id];
-  };
+  auto pair_range = [&](InstrId id) { return ComputedRange(id); };
 
   ForEachLeaf(m_.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
     const ValueRef source = follow({root, index});
