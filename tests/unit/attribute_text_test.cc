@@ -85,42 +85,33 @@ size_t SkipBlanksAndComments(std::string_view text, size_t at) {
 // Returns the instructions checked.
 size_t CheckLastAttributesUnder(const std::filesystem::path& dir) {
   size_t checked = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-    if (!entry.is_regular_file() || entry.path().filename() == "MANIFEST.tsv") continue;
-    auto file = SourceFile::Open(entry.path().string(), entry.path().string());
-    if (!file.ok()) continue;
-    const std::string_view text((*file)->data(), (*file)->size());
-    for (const ParsedModule& parsed : ParseAllModules(**file)) {
-      if (!parsed.module) continue;
-      const Module& m = *parsed.module;
-      for (CompId c = 0; c < m.computation_count(); ++c) {
-        std::vector<InstrId> named;
-        for (InstrId id : m.instructions(c)) {
-          if (!m.instr(id).has(Instruction::kAnonymous)) named.push_back(id);
+  ForEachModuleUnder(dir, [&](const std::string& path, const SourceFile& file, const Module& m) {
+    const std::string_view text(file.data(), file.size());
+    for (CompId c = 0; c < m.computation_count(); ++c) {
+      std::vector<InstrId> named;
+      for (InstrId id : m.instructions(c)) {
+        if (!m.instr(id).has(Instruction::kAnonymous)) named.push_back(id);
+      }
+      for (size_t k = 0; k < named.size(); ++k) {
+        const auto attributes = m.attributes(named[k]);
+        if (attributes.empty()) continue;
+        const Attribute& last = *std::max_element(
+            attributes.begin(), attributes.end(),
+            [](const Attribute& a, const Attribute& b) { return a.value_offset < b.value_offset; });
+        const uint32_t end = LastAttributeValueEnd(m, last.value_offset);
+        const uint32_t next = k + 1 < named.size() ? m.instr(named[k + 1]).name_offset
+                                                   : m.computation(c).end_offset - 1;
+        size_t at = SkipBlanksAndComments(text, end);
+        if (text.substr(at, 4) == "ROOT") at = SkipBlanksAndComments(text, at + 4);
+        if (at < next && text[at] == '%') ++at;
+        if (end <= last.value_offset || at != next) {
+          FAIL(path << ": the last attribute of " << m.name(named[k]) << " ends at " << end
+                    << ", then comes " << text.substr(end, 40));
         }
-        for (size_t k = 0; k < named.size(); ++k) {
-          const auto attributes = m.attributes(named[k]);
-          if (attributes.empty()) continue;
-          const Attribute& last = *std::max_element(
-              attributes.begin(), attributes.end(),
-              [](const Attribute& a, const Attribute& b) { return a.value_offset < b.value_offset; });
-          const uint32_t end = LastAttributeValueEnd(m, last.value_offset);
-          const uint32_t next = k + 1 < named.size()
-                                    ? m.instr(named[k + 1]).name_offset
-                                    : m.computation(c).end_offset - 1;
-          size_t at = SkipBlanksAndComments(text, end);
-          if (text.substr(at, 4) == "ROOT") at = SkipBlanksAndComments(text, at + 4);
-          if (at < next && text[at] == '%') ++at;
-          if (end <= last.value_offset || at != next) {
-            FAIL(entry.path().string() << ": the last attribute of " << m.name(named[k])
-                                       << " ends at " << end << ", then comes "
-                                       << text.substr(end, 40));
-          }
-          ++checked;
-        }
+        ++checked;
       }
     }
-  }
+  });
   return checked;
 }
 

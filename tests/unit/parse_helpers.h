@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -128,5 +129,19 @@ inline std::vector<std::string> CompNames(const Module& m, std::span<const CompI
 }
 
 using StringList = std::vector<std::string>;
+
+// Calls visit(path, file, module) for every module that parses in every
+// file under `dir` (the corpus's MANIFEST.tsv aside).
+template <typename Visit>
+void ForEachModuleUnder(const std::filesystem::path& dir, Visit visit) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file() || entry.path().filename() == "MANIFEST.tsv") continue;
+    auto file = SourceFile::Open(entry.path().string(), entry.path().string());
+    if (!file.ok()) continue;
+    for (const ParsedModule& parsed : ParseAllModules(**file)) {
+      if (parsed.module) visit(entry.path().string(), **file, *parsed.module);
+    }
+  }
+}
 
 }  // namespace hlolint::parse_testing

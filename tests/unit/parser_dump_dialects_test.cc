@@ -101,24 +101,17 @@ ENTRY e {
 // offset is its name and '='. Returns the attributes checked.
 size_t CheckAttributeNamesUnder(const std::filesystem::path& dir) {
   size_t checked = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-    if (!entry.is_regular_file() || entry.path().filename() == "MANIFEST.tsv") continue;
-    auto file = SourceFile::Open(entry.path().string(), entry.path().string());
-    if (!file.ok()) continue;
-    for (const ParsedModule& parsed : ParseAllModules(**file)) {
-      if (!parsed.module) continue;
-      const Module& m = *parsed.module;
-      for (const Attribute& a : m.all_attributes()) {
-        const std::string expected = std::string(AttrNameText(a.name)) + "=";
-        const uint32_t at = m.attribute_name_offset(a);
-        if (m.text(at, static_cast<uint32_t>(std::min<size_t>(expected.size(), (*file)->size() - at))) !=
-            expected) {
-          FAIL(entry.path().string() << ": attribute " << expected << " not at offset " << at);
-        }
-        ++checked;
+  ForEachModuleUnder(dir, [&](const std::string& path, const SourceFile& file, const Module& m) {
+    for (const Attribute& a : m.all_attributes()) {
+      const std::string expected = std::string(AttrNameText(a.name)) + "=";
+      const uint32_t at = m.attribute_name_offset(a);
+      if (m.text(at, static_cast<uint32_t>(std::min<size_t>(expected.size(), file.size() - at))) !=
+          expected) {
+        FAIL(path << ": attribute " << expected << " not at offset " << at);
       }
+      ++checked;
     }
-  }
+  });
   return checked;
 }
 
