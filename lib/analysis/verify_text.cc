@@ -8,7 +8,7 @@ uint32_t LastAttributeValueEnd(const Module& m, uint32_t value_offset) {
   const SourceFile& source = m.source();
   Lexer lexer(source.data(), static_cast<uint32_t>(source.size()), value_offset);
   lexer.Lex();
-  int depth = 0;
+  int64_t depth = 0;  // a JSON-like value may nest deeper than 2^31 in a 4 GB file
   uint32_t outer_brace = 0;  // where the outermost '{' group began
   for (bool first = true;; first = false) {
     TokKind kind = lexer.kind();
