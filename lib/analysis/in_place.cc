@@ -59,7 +59,7 @@ void AddPair(std::vector<InPlacePair>& pairs, int64_t operand,
   pair.output_index.assign(output_index.begin(), output_index.end());
 }
 
-bool HasPair(std::span<const InPlacePair> pairs, const InPlacePair& pair) {
+bool HasPair(const InPlacePairs::PairList& pairs, const InPlacePair& pair) {
   return std::find(pairs.begin(), pairs.end(), pair) != pairs.end();
 }
 
@@ -126,11 +126,33 @@ InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
   scratch_.clear();
 }
 
-const InPlacePair* InPlacePairs::PairForOutput(InstrId id, const ShapeIndex& output_index) const {
-  for (const InPlacePair& pair : Get(id)) {
-    if (pair.output_index == output_index) return &pair;
+std::optional<InPlacePair> InPlacePairs::PairForOutput(InstrId id,
+                                                       const ShapeIndex& output_index) const {
+  for (InPlacePair pair : Get(id)) {
+    if (pair.output_index == output_index) return pair;
   }
-  return nullptr;
+  return std::nullopt;
+}
+
+uint32_t InPlacePairs::PackIndex(const ShapeIndex& index) {
+  if (index.empty()) return 0;
+  if (index.size() == 1 && index[0] >= 0 && index[0] < kInternedIndex - 1) {
+    return static_cast<uint32_t>(index[0]) + 1;
+  }
+  const auto [it, inserted] =
+      index_codes_.try_emplace(index, kInternedIndex | static_cast<uint32_t>(interned_indices_.size()));
+  if (inserted) interned_indices_.push_back(index);
+  return it->second;
+}
+
+ShapeIndex InPlacePairs::UnpackIndex(uint32_t code) const {
+  ShapeIndex index;
+  if (code & kInternedIndex) {
+    index = interned_indices_[code & ~kInternedIndex];
+  } else if (code != 0) {
+    index.push_back(code - 1);
+  }
+  return index;
 }
 
 InPlacePairs::Range InPlacePairs::ComputedRange(InstrId id) {
@@ -156,7 +178,9 @@ void InPlacePairs::Compute(InstrId id, uint32_t slot) {
   }
   --depth_;
   range_of_[slot] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
-  pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
+  for (const InPlacePair& pair : pairs) {
+    pairs_.push_back({pair.operand, PackIndex(pair.operand_index), PackIndex(pair.output_index)});
+  }
   state_[slot] = 2;
 }
 
@@ -270,7 +294,7 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlaceP
     std::optional<ValueRef> input;
     const Range sources = pair_range(source.instr);
     for (uint32_t k = 0; k < sources.count && !input; ++k) {
-      const InPlacePair& pair = pairs_[sources.begin + k];
+      const InPlacePair pair = Unpack(pairs_[sources.begin + k]);
       if (pair.output_index != source.index) continue;
       const InstrId operand = OperandOrNone(m_, source.instr, pair.operand);
       if (operand == kNoId) continue;
@@ -280,7 +304,7 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlaceP
         // moves on at a match, and later pairs are matched against it).
         const Range nested = pair_range(in.instr);
         for (uint32_t j = 0; j < nested.count; ++j) {
-          const InPlacePair& nested_pair = pairs_[nested.begin + j];
+          const InPlacePair nested_pair = Unpack(pairs_[nested.begin + j]);
           if (nested_pair.output_index != in.index) continue;
           const InstrId next = OperandOrNone(m_, in.instr, nested_pair.operand);
           if (next == kNoId) continue;
@@ -345,13 +369,13 @@ ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses) {
     ForEachLeaf(m.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
       std::vector<InstrId> blockers;
       const ValueRef source = FollowExtended(m, {root, index}, &blockers);
-      const InPlacePair* pair = table.PairForOutput(source.instr, source.index);
-      if (pair == nullptr) return;
+      const std::optional<InPlacePair> pair = table.PairForOutput(source.instr, source.index);
+      if (!pair) return;
       const InstrId operand = OperandOrNone(m, source.instr, pair->operand);
       if (operand == kNoId) return;
       ValueRef in = FollowExtended(m, {operand, pair->operand_index}, &blockers);
       if (m.opcode(in.instr) == Opcode::kFusion) {
-        if (const InPlacePair* nested = table.PairForOutput(in.instr, in.index)) {
+        if (const std::optional<InPlacePair> nested = table.PairForOutput(in.instr, in.index)) {
           const InstrId next = OperandOrNone(m, in.instr, nested->operand);
           if (next != kNoId) in = FollowExtended(m, {next, nested->operand_index}, &blockers);
         }

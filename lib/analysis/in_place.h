@@ -8,10 +8,13 @@
 
 #include <cstdint>
 #include <deque>
+#include <iterator>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "analysis/analyses.h"
 #include "analysis/call_attributes.h"
 #include "ir/module.h"
@@ -42,6 +45,15 @@ ValueRef FollowTupleIndirection(const Module& m, ValueRef value);
 // through `bitcast` while the index is empty.
 ValueRef FollowNoOpIndirection(const Module& m, ValueRef value);
 
+// A pair as the table stores it: 16 bytes where an InPlacePair takes 56 (a
+// large module has hundreds of thousands). An index is a code: 0 for {},
+// 1 + i for {i}, or kInternedIndex plus its place in a table of the rest.
+struct PackedPair {
+  int64_t operand = 0;
+  uint32_t operand_index = 0;
+  uint32_t output_index = 0;
+};
+
 // The pair table of every instruction, computed when the analysis is built
 // (in text order, releasing the text behind), in one flat array: rules look
 // pairs up by id all over a large module.
@@ -49,22 +61,75 @@ class InPlacePairs {
  public:
   InPlacePairs(const Module& module, Analyses& analyses);
 
+  // Pairs of one instruction, unpacked as they are visited.
+  class PairList {
+   public:
+    class iterator {
+     public:
+      using iterator_category = std::forward_iterator_tag;
+      using value_type = InPlacePair;
+      using difference_type = std::ptrdiff_t;
+      using pointer = void;
+      using reference = InPlacePair;
+      iterator() = default;
+      iterator(const InPlacePairs* table, const PackedPair* at) : table_(table), at_(at) {}
+      InPlacePair operator*() const { return table_->Unpack(*at_); }
+      iterator& operator++() {
+        ++at_;
+        return *this;
+      }
+      iterator operator++(int) {
+        iterator before = *this;
+        ++at_;
+        return before;
+      }
+      bool operator==(const iterator& other) const { return at_ == other.at_; }
+
+     private:
+      const InPlacePairs* table_ = nullptr;
+      const PackedPair* at_ = nullptr;
+    };
+    PairList() = default;
+    PairList(const InPlacePairs* table, const PackedPair* first, uint32_t count)
+        : table_(table), first_(first), count_(count) {}
+    iterator begin() const { return {table_, first_}; }
+    iterator end() const { return {table_, first_ + count_}; }
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    InPlacePair operator[](size_t i) const { return table_->Unpack(first_[i]); }
+
+   private:
+    const InPlacePairs* table_ = nullptr;
+    const PackedPair* first_ = nullptr;
+    uint32_t count_ = 0;
+  };
+
   // GetInPlaceInputOutputPairs(id); empty for instructions that are not in place.
-  std::span<const InPlacePair> Get(InstrId id) const {
+  PairList Get(InstrId id) const {
     const uint32_t at = in_place_.Find(id);
     if (at == SparseIdIndex::kNone) return {};
     const Range& r = ranges_[at];
-    return {pairs_.data() + r.begin, r.count};
+    return {this, pairs_.data() + r.begin, r.count};
   }
   bool IsInPlace(InstrId id) const { return in_place_.Find(id) != SparseIdIndex::kNone; }
-  // The pair of `id` whose output index is `output_index`, or null.
-  const InPlacePair* PairForOutput(InstrId id, const ShapeIndex& output_index) const;
+  // The pair of `id` whose output index is `output_index`, if any.
+  std::optional<InPlacePair> PairForOutput(InstrId id, const ShapeIndex& output_index) const;
 
  private:
   struct Range {
     uint32_t begin = 0;
     uint32_t count = 0;
   };
+  static constexpr uint32_t kInternedIndex = uint32_t{1} << 31;
+  uint32_t PackIndex(const ShapeIndex& index);
+  ShapeIndex UnpackIndex(uint32_t code) const;
+  InPlacePair Unpack(const PackedPair& packed) const {
+    InPlacePair pair;
+    pair.operand = packed.operand;
+    pair.operand_index = UnpackIndex(packed.operand_index);
+    pair.output_index = UnpackIndex(packed.output_index);
+    return pair;
+  }
   // The pairs of candidate `id` at position `slot` of candidate_slots_.
   void Compute(InstrId id, uint32_t slot);
   // Computes `id`'s pairs if need be; their range ({} for an instruction
@@ -75,7 +140,10 @@ class InPlacePairs {
 
   const Module& m_;
   const CallAttributes& call_attributes_;
-  std::vector<InPlacePair> pairs_;
+  std::vector<PackedPair> pairs_;
+  // The indices that are neither {} nor {i}, by code & ~kInternedIndex.
+  std::vector<ShapeIndex> interned_indices_;
+  absl::flat_hash_map<ShapeIndex, uint32_t> index_codes_;
   // Once built: the instructions with pairs, and their ranges in pairs_.
   SparseIdIndex in_place_;
   std::vector<Range> ranges_;

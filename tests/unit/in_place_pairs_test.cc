@@ -155,6 +155,22 @@ ENTRY e {
   CHECK(PairsOf(h, "start") == std::vector<InPlacePair>{P(0, {}, {1})});
 }
 
+TEST_CASE("in-place pairs: nested indices on both sides are kept apart") {
+  // The table stores {} and {i} as codes and interns longer indices: each
+  // must come back as itself, also with several of them in one module.
+  auto h = ParseHlo(R"(
+HloModule m
+ENTRY e {
+  a = ((f32[4]{0}, f32[4]{0}), f32[4]{0}) parameter(0)
+  b = (f32[4]{0}, (f32[4]{0}, f32[4]{0})) parameter(1)
+  cc = ((f32[4]{0}, f32[4]{0}), (f32[4]{0}, f32[4]{0})) custom-call(a, b), custom_call_target="kernel", output_to_operand_aliasing={{0, 1}: (1, {1, 0}), {1, 0}: (0, {0, 1}), {1, 1}: (1, {1, 1}), {0, 0}: (0, {1})}
+  ROOT r = tuple(cc)
+}
+)");
+  CHECK(PairsOf(h, "cc") == std::vector<InPlacePair>{P(1, {1, 0}, {0, 1}), P(0, {0, 1}, {1, 0}),
+                                                     P(1, {1, 1}, {1, 1}), P(0, {1}, {0, 0})});
+}
+
 TEST_CASE("in-place pairs: set-dimension-size and ragged-all-to-all") {
   auto h = ParseHlo(R"(
 HloModule m
