@@ -83,7 +83,7 @@ struct Instruction {
   // block of Module::ids_ instead (Module::number, control_predecessors,
   // name). What rules seldom ask is not kept: the computation holding the
   // instruction is looked up by id (Module::parent), the end of its text
-  // found again by lexing (InstructionEnd).
+  // found again by lexing (LastAttributeValueEnd).
   uint32_t name_offset = 0;  // offset of the name, without '%'
   ShapeId shape = kNoShape;
   // The instruction's lists are one block of Module::ids_: the header words
