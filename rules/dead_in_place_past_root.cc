@@ -34,7 +34,7 @@ bool IsBufferPair(const Module& m, InstrId id, const InPlacePair& pair) {
 }
 
 struct Evidence {
-  const InPlacePair* pair = nullptr;
+  std::optional<InPlacePair> pair;  // a copy: the table unpacks pairs as they are read
   ValueRef source;                          // the written buffer's definition
   std::optional<ShapeIndex> root_output;    // it reaches ROOT here
   const InputOutputAlias* entry_alias = nullptr;
@@ -103,15 +103,15 @@ class DeadInPlacePastRootRule : public Rule {
       }
       if (IsBufferPair(m, id, pair)) continue;
       Evidence e;
-      e.pair = &pair;
+      e.pair = pair;
       e.source = reach.TraceBuffer({m.operand(id, static_cast<size_t>(pair.operand)),
                                     pair.operand_index});
       e.root_output = reach.RootOutputFor(e.source);
       e.entry_alias = reach.EntryAliasFor(e.source);
-      if (chosen.pair == nullptr || (e.live_at_root() && !chosen.live_at_root())) chosen = e;
+      if (!chosen.pair || (e.live_at_root() && !chosen.live_at_root())) chosen = e;
       if (chosen.live_at_root()) break;
     }
-    if (chosen.pair == nullptr) return;
+    if (!chosen.pair) return;
 
     const InstrId operand = m.operand(id, static_cast<size_t>(chosen.pair->operand));
     const std::string what = StrCat(OpcodeName(m.opcode(id)), " '", m.name(id), "'");
