@@ -121,6 +121,7 @@ InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
     ranges_.push_back(range_of_[slot]);
   }
   candidate_slots_ = SparseIdIndex();
+  decltype(index_codes_)().swap(index_codes_);  // the codes are given
   std::vector<Range>().swap(range_of_);
   std::vector<uint8_t>().swap(state_);
   scratch_.clear();
@@ -285,14 +286,13 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlaceP
   auto follow = [&](ValueRef v) {
     return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v));
   };
-  // Pairs are read by position: computing a nested fusion's pairs appends
-  // to pairs_ and may move it.
-  auto pair_range = [&](InstrId id) { return ComputedRange(id); };
+  // Pairs are read by position (ComputedRange): computing a nested
+  // fusion's pairs appends to pairs_ and may move it.
 
   ForEachLeaf(m_.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
     const ValueRef source = follow({root, index});
     std::optional<ValueRef> input;
-    const Range sources = pair_range(source.instr);
+    const Range sources = ComputedRange(source.instr);
     for (uint32_t k = 0; k < sources.count && !input; ++k) {
       const InPlacePair pair = Unpack(pairs_[sources.begin + k]);
       if (pair.output_index != source.index) continue;
@@ -302,7 +302,7 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlaceP
       if (m_.opcode(in.instr) == Opcode::kFusion) {
         // Peephole through a nested fusion's own pair, as XLA does (`in`
         // moves on at a match, and later pairs are matched against it).
-        const Range nested = pair_range(in.instr);
+        const Range nested = ComputedRange(in.instr);
         for (uint32_t j = 0; j < nested.count; ++j) {
           const InPlacePair nested_pair = Unpack(pairs_[nested.begin + j]);
           if (nested_pair.output_index != in.index) continue;

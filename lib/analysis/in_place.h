@@ -141,7 +141,8 @@ class InPlacePairs {
   const Module& m_;
   const CallAttributes& call_attributes_;
   std::vector<PackedPair> pairs_;
-  // The indices that are neither {} nor {i}, by code & ~kInternedIndex.
+  // The indices that are neither {} nor {i}, by code & ~kInternedIndex,
+  // and (while building) their codes.
   std::vector<ShapeIndex> interned_indices_;
   absl::flat_hash_map<ShapeIndex, uint32_t> index_codes_;
   // Once built: the instructions with pairs, and their ranges in pairs_.
