@@ -96,7 +96,6 @@ class InPlacePairs {
     iterator end() const { return {table_, first_ + count_}; }
     size_t size() const { return count_; }
     bool empty() const { return count_ == 0; }
-    InPlacePair operator[](size_t i) const { return table_->Unpack(first_[i]); }
 
    private:
     const InPlacePairs* table_ = nullptr;
