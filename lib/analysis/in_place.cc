@@ -349,51 +349,67 @@ ValueRef FollowExtended(const Module& m, ValueRef value, std::vector<InstrId>* b
 
 }  // namespace
 
-ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses) {
-  const InPlacePairs& table = analyses.Get<InPlacePairs>();
-  with_pairs_ = SparseIdIndex(m.instruction_count());
+ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses)
+    : m_(m), table_(analyses.Get<InPlacePairs>()) {
+  std::vector<ExtendedFusionPair> scratch;
   for (InstrId fusion : analyses.Get<OpcodeIndex>().Of(Opcode::kFusion)) {
-    if (m.called(fusion).empty()) continue;
-    const InstrId root = m.computation(m.called(fusion)[0]).root;
-    if (root == kNoId) continue;
-    // As in AddDiscoveredFusionPairs: a root the walk cannot leave and
-    // without pairs gives no pair at any leaf.
-    const Opcode root_opcode = m.opcode(root);
-    if (root_opcode != Opcode::kTuple && root_opcode != Opcode::kGetTupleElement &&
-        root_opcode != Opcode::kBitcast && !IsLayoutOnlyBlocker(root_opcode) &&
-        !table.IsInPlace(root)) {
-      continue;
-    }
-    const uint32_t begin = static_cast<uint32_t>(pairs_.size());
-    bool any_missed = false;
-    ForEachLeaf(m.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
-      std::vector<InstrId> blockers;
-      const ValueRef source = FollowExtended(m, {root, index}, &blockers);
-      const std::optional<InPlacePair> pair = table.PairForOutput(source.instr, source.index);
-      if (!pair) return;
-      const InstrId operand = OperandOrNone(m, source.instr, pair->operand);
-      if (operand == kNoId) return;
-      ValueRef in = FollowExtended(m, {operand, pair->operand_index}, &blockers);
-      if (m.opcode(in.instr) == Opcode::kFusion) {
-        if (const std::optional<InPlacePair> nested = table.PairForOutput(in.instr, in.index)) {
-          const InstrId next = OperandOrNone(m, in.instr, nested->operand);
-          if (next != kNoId) in = FollowExtended(m, {next, nested->operand_index}, &blockers);
-        }
-      }
-      if (m.opcode(in.instr) != Opcode::kParameter) return;
-      ExtendedFusionPair found;
-      found.pair = {m.number(in.instr), in.index, index};
-      found.in_place_op = source.instr;
-      found.blockers = std::move(blockers);
-      found.missed_by_xla = !HasPair(table.Get(fusion), found.pair);
-      any_missed |= found.missed_by_xla;
-      pairs_.push_back(std::move(found));
-    });
-    if (pairs_.size() == begin) continue;
-    with_pairs_.Add(fusion);  // in id order (OpcodeIndex)
-    ranges_.push_back({begin, static_cast<uint32_t>(pairs_.size()) - begin});
-    if (any_missed) missed_.push_back(fusion);
+    scratch.clear();
+    if (!Walk(fusion, &scratch)) continue;
+    ranges_.push_back({static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(scratch.size())});
+    missed_.push_back(fusion);  // in id order (OpcodeIndex)
+    for (ExtendedFusionPair& found : scratch) pairs_.push_back(std::move(found));
   }
+}
+
+std::vector<ExtendedFusionPair> ExtendedFusionPairs::Get(InstrId fusion) const {
+  const auto it = std::lower_bound(missed_.begin(), missed_.end(), fusion);
+  if (it != missed_.end() && *it == fusion) {
+    const Range& r = ranges_[static_cast<size_t>(it - missed_.begin())];
+    return {pairs_.begin() + r.begin, pairs_.begin() + r.begin + r.count};
+  }
+  std::vector<ExtendedFusionPair> pairs;
+  if (m_.opcode(fusion) == Opcode::kFusion) Walk(fusion, &pairs);
+  return pairs;
+}
+
+bool ExtendedFusionPairs::Walk(InstrId fusion, std::vector<ExtendedFusionPair>* out) const {
+  const Module& m = m_;
+  if (m.called(fusion).empty()) return false;
+  const InstrId root = m.computation(m.called(fusion)[0]).root;
+  if (root == kNoId) return false;
+  // As in AddDiscoveredFusionPairs: a root the walk cannot leave and
+  // without pairs gives no pair at any leaf.
+  const Opcode root_opcode = m.opcode(root);
+  if (root_opcode != Opcode::kTuple && root_opcode != Opcode::kGetTupleElement &&
+      root_opcode != Opcode::kBitcast && !IsLayoutOnlyBlocker(root_opcode) &&
+      !table_.IsInPlace(root)) {
+    return false;
+  }
+  bool any_missed = false;
+  std::vector<InstrId> blockers;  // reused: most leaves have none
+  ForEachLeaf(m.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
+    blockers.clear();
+    const ValueRef source = FollowExtended(m, {root, index}, &blockers);
+    const std::optional<InPlacePair> pair = table_.PairForOutput(source.instr, source.index);
+    if (!pair) return;
+    const InstrId operand = OperandOrNone(m, source.instr, pair->operand);
+    if (operand == kNoId) return;
+    ValueRef in = FollowExtended(m, {operand, pair->operand_index}, &blockers);
+    if (m.opcode(in.instr) == Opcode::kFusion) {
+      if (const std::optional<InPlacePair> nested = table_.PairForOutput(in.instr, in.index)) {
+        const InstrId next = OperandOrNone(m, in.instr, nested->operand);
+        if (next != kNoId) in = FollowExtended(m, {next, nested->operand_index}, &blockers);
+      }
+    }
+    if (m.opcode(in.instr) != Opcode::kParameter) return;
+    ExtendedFusionPair& found = out->emplace_back();
+    found.pair = {m.number(in.instr), in.index, index};
+    found.in_place_op = source.instr;
+    found.blockers = blockers;
+    found.missed_by_xla = !HasPair(table_.Get(fusion), found.pair);
+    any_missed |= found.missed_by_xla;
+  });
+  return any_missed;
 }
 
 }  // namespace hlolint

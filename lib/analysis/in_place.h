@@ -175,16 +175,17 @@ struct ExtendedFusionPair {
 // also looks through reshape, transpose and copy (except a copy between
 // memory spaces), alternating tuple and no-op indirections until neither
 // applies.
+//
+// Only the fusions with a pair XLA misses (few, usually none) keep their
+// pairs; any other fusion's are walked again when asked for. Kept for every
+// fusion, they took 96 bytes and a heap block each (25 MB of fresh memory
+// at 1 GB of HLO) for the one rule that reads them, which asks for other
+// fusions' pairs only next to a missed one.
 class ExtendedFusionPairs {
  public:
   ExtendedFusionPairs(const Module& module, Analyses& analyses);
 
-  std::span<const ExtendedFusionPair> Get(InstrId fusion) const {
-    const uint32_t at = with_pairs_.Find(fusion);
-    if (at == SparseIdIndex::kNone) return {};
-    const Range& r = ranges_[at];
-    return {pairs_.data() + r.begin, r.count};
-  }
+  std::vector<ExtendedFusionPair> Get(InstrId fusion) const;
   // Fusion instructions with at least one pair missed by XLA, in id order.
   const std::vector<InstrId>& fusions_with_missed_pairs() const { return missed_; }
 
@@ -193,10 +194,13 @@ class ExtendedFusionPairs {
     uint32_t begin = 0;
     uint32_t count = 0;
   };
+  // Appends the pairs of `fusion` to `*out`; true when XLA misses one.
+  bool Walk(InstrId fusion, std::vector<ExtendedFusionPair>* out) const;
+
+  const Module& m_;
+  const InPlacePairs& table_;
+  // The pairs of the fusions in missed_, a range each (missed_[i]: ranges_[i]).
   std::vector<ExtendedFusionPair> pairs_;
-  // The fusions with pairs (few: a range per instruction would be 8 bytes
-  // of fresh memory each) and their ranges in pairs_.
-  SparseIdIndex with_pairs_;
   std::vector<Range> ranges_;
   std::vector<InstrId> missed_;
 };
