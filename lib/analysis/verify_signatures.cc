@@ -2,23 +2,30 @@
 
 namespace hlolint {
 
-ComputationSignatures::ComputationSignatures(const Module& m, Analyses&) {
+ComputationSignatures::ComputationSignatures(const Module& m, Analyses&) : m_(m) {
+  // Sized first: grown by doubling, the list would leave as much again of
+  // freed blocks behind.
+  size_t parameters = 0;
+  for (CompId c = 0; c < m.computation_count(); ++c) {
+    parameters += m.computation(c).parameters().size();
+  }
+  parameters_.reserve(parameters);
   entries_.resize(m.computation_count());
   for (CompId c = 0; c < m.computation_count(); ++c) {
     const Computation& comp = m.computation(c);
     Entry& entry = entries_[c];
     entry.begin = static_cast<uint32_t>(parameters_.size());
-    entry.known = comp.root != kNoId && m.has_known_shape(comp.root);
-    if (comp.root != kNoId) entry.result = &m.shape(comp.root);
+    bool known = comp.root != kNoId && m.has_known_shape(comp.root);
     for (InstrId param : comp.parameters()) {
       if (param == kNoId || !m.has_known_shape(param)) {
-        entry.known = false;
+        known = false;
         parameters_.push_back(nullptr);
         continue;
       }
       parameters_.push_back(&m.shape(param));
     }
     entry.count = static_cast<uint32_t>(parameters_.size()) - entry.begin;
+    entry.known = known;
   }
 }
 
@@ -26,7 +33,7 @@ bool ComputationSignatures::Get(CompId computation, ProgramShapeView* out) const
   const Entry& entry = entries_[computation];
   if (!entry.known) return false;
   out->parameters = std::span<const Shape* const>(parameters_.data() + entry.begin, entry.count);
-  out->result = entry.result;
+  out->result = &m_.shape(m_.computation(computation).root);
   return true;
 }
 

@@ -21,13 +21,15 @@ class ComputationSignatures {
   size_t parameter_count(CompId computation) const { return entries_[computation].count; }
 
  private:
+  // 8 bytes per computation (a large dump has hundreds of thousands): the
+  // root's shape is looked up when asked for.
   struct Entry {
     uint32_t begin = 0;
-    uint32_t count = 0;
-    const Shape* result = nullptr;
-    bool known = false;
+    uint32_t count : 31 = 0;
+    uint32_t known : 1 = 0;
   };
-  std::vector<const Shape*> parameters_;
+  const Module& m_;
+  std::vector<const Shape*> parameters_;  // every computation's, in order
   std::vector<Entry> entries_;
 };
 
