@@ -4,7 +4,21 @@
 
 namespace hlolint {
 
-OpcodeIndex::OpcodeIndex(const Module& m, Analyses&) {
+bool IsBulkOpcode(Opcode op) {
+  switch (op) {
+    case Opcode::kParameter: case Opcode::kConstant: case Opcode::kBroadcast:
+    case Opcode::kGetTupleElement: case Opcode::kTuple: case Opcode::kIota:
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kCompare: case Opcode::kSelect:
+    case Opcode::kConvert: case Opcode::kNegate: case Opcode::kExp: case Opcode::kLog:
+    case Opcode::kTanh: case Opcode::kSlice: case Opcode::kReduce:
+      return true;
+    default:
+      return false;
+  }
+}
+
+OpcodeIndex::OpcodeIndex(const Module& m, Analyses&) : m_(m) {
   const InstrId n = static_cast<InstrId>(m.instruction_count());
   // The dense array, read directly (a built module always has it).
   std::vector<Opcode> copied;
@@ -16,16 +30,34 @@ OpcodeIndex::OpcodeIndex(const Module& m, Analyses&) {
   }
   std::array<uint32_t, kOpcodeCount + 2> count{};
   for (Opcode op : opcodes) ++count[static_cast<size_t>(op)];
+  for (size_t o = 0; o <= static_cast<size_t>(kOpcodeCount); ++o) {
+    if (IsBulkOpcode(static_cast<Opcode>(o))) count[o] = 0;
+  }
   uint32_t sum = 0;
   for (size_t o = 0; o <= static_cast<size_t>(kOpcodeCount); ++o) {
     begin_[o] = sum;
     sum += count[o];
   }
   begin_[kOpcodeCount + 1] = sum;
-  ids_.resize(n);
+  ids_.resize(sum);
   std::array<uint32_t, kOpcodeCount + 2> cursor = begin_;
   InstrId* ids = ids_.data();
-  for (InstrId id = 0; id < n; ++id) ids[cursor[static_cast<size_t>(opcodes[id])]++] = id;
+  for (InstrId id = 0; id < n; ++id) {
+    if (!IsBulkOpcode(opcodes[id])) ids[cursor[static_cast<size_t>(opcodes[id])]++] = id;
+  }
+}
+
+std::span<const InstrId> OpcodeIndex::BulkGroup(Opcode op) const {
+  const std::lock_guard<std::mutex> lock(bulk_mutex_);
+  std::unique_ptr<const std::vector<InstrId>>& group = bulk_[static_cast<size_t>(op)];
+  if (group == nullptr) {
+    auto ids = std::make_unique<std::vector<InstrId>>();
+    for (InstrId id = 0; id < m_.instruction_count(); ++id) {
+      if (m_.opcode(id) == op) ids->push_back(id);
+    }
+    group = std::move(ids);
+  }
+  return *group;
 }
 
 namespace {
