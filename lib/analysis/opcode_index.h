@@ -63,5 +63,4 @@ class OpcodeIndex {
   mutable std::array<std::unique_ptr<const std::vector<InstrId>>, kOpcodeCount + 1> bulk_;
 };
 
-
 }  // namespace hlolint
