@@ -198,6 +198,8 @@ class ExtendedFusionPairs {
   bool Walk(InstrId fusion, std::vector<ExtendedFusionPair>* out) const;
 
   const Module& m_;
+  // Held by the same Analyses, which releases both together
+  // (ReleaseSeedRuleAnalyses releases every analysis but the indices).
   const InPlacePairs& table_;
   // The pairs of the fusions in missed_, a range each (missed_[i]: ranges_[i]).
   std::vector<ExtendedFusionPair> pairs_;
