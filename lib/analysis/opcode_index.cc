@@ -4,20 +4,6 @@
 
 namespace hlolint {
 
-bool IsBulkOpcode(Opcode op) {
-  switch (op) {
-    case Opcode::kParameter: case Opcode::kConstant: case Opcode::kBroadcast:
-    case Opcode::kGetTupleElement: case Opcode::kTuple: case Opcode::kIota:
-    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
-    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kCompare: case Opcode::kSelect:
-    case Opcode::kConvert: case Opcode::kNegate: case Opcode::kExp: case Opcode::kLog:
-    case Opcode::kTanh: case Opcode::kSlice: case Opcode::kReduce:
-      return true;
-    default:
-      return false;
-  }
-}
-
 OpcodeIndex::OpcodeIndex(const Module& m, Analyses&) : m_(m) {
   const InstrId n = static_cast<InstrId>(m.instruction_count());
   // The dense array, read directly (a built module always has it).

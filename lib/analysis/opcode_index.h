@@ -22,8 +22,22 @@
 
 namespace hlolint {
 
-// Opcodes that are not grouped up front (see OpcodeIndex).
-bool IsBulkOpcode(Opcode op);
+// Opcodes that are not grouped up front (see OpcodeIndex), as a table:
+// the index's build tests every instruction's opcode, and an out-of-line
+// switch cost ~20 instructions each.
+inline constexpr auto kBulkOpcodes = [] {
+  std::array<bool, kOpcodeCount + 1> bulk{};
+  for (Opcode op : {Opcode::kParameter, Opcode::kConstant, Opcode::kBroadcast,
+                    Opcode::kGetTupleElement, Opcode::kTuple, Opcode::kIota, Opcode::kAdd,
+                    Opcode::kSubtract, Opcode::kMultiply, Opcode::kDivide, Opcode::kMaximum,
+                    Opcode::kMinimum, Opcode::kCompare, Opcode::kSelect, Opcode::kConvert,
+                    Opcode::kNegate, Opcode::kExp, Opcode::kLog, Opcode::kTanh, Opcode::kSlice,
+                    Opcode::kReduce}) {
+    bulk[static_cast<size_t>(op)] = true;
+  }
+  return bulk;
+}();
+inline bool IsBulkOpcode(Opcode op) { return kBulkOpcodes[static_cast<size_t>(op)]; }
 
 class OpcodeIndex {
  public:
