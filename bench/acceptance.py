@@ -120,7 +120,7 @@ def build_info(build):
         commit = run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"]).strip()
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown commit"
-    return f"{commit}, {pgo} build in {build}"
+    return f"{pgo} build in {build} (this checkout: {commit})"
 
 
 def main():
