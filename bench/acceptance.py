@@ -10,8 +10,8 @@ interleaved rounds so a slow minute of a shared machine hits every row:
 
   rows        bench/lint_bench on each input (one thread, then two): newline
               floor, parse and lint MB/s, lint / newlines, peak RSS / input;
-  linearity   parse and lint ms per MB of the 1 MB and the 1 GB file, each
-              in a process of its own (as bench/linearity.sh);
+  linearity   a round of bench/linearity.sh: parse and lint ms per MB of
+              the 1 MB and the 1 GB file, each in a process of its own;
   jobs        bench/jobs_bench.py: --jobs 1 against --jobs 2 on 200 files
               of 1 MB, and two processes on the halves (the machine's own
               ceiling for two workers).
@@ -66,11 +66,12 @@ def lint_bench_figures(text):
     return fig
 
 
-def seconds_of(text, mode):
-    for line in text.splitlines():
-        if line.startswith(mode):
-            return float(line.split()[1])
-    raise ValueError(f"no {mode} line in lint_bench output")
+def linearity_round(text):
+    """(parse 1M, parse 1G, lint 1M, lint 1G) ms per MB from linearity.sh's line."""
+    m = re.search(r"parse ([\d.]+) -> ([\d.]+) ms/MB .*lint ([\d.]+) -> ([\d.]+) ms/MB", text)
+    if m is None:
+        raise ValueError(f"no round line in linearity.sh output: {text!r}")
+    return tuple(float(m.group(i)) for i in range(1, 5))
 
 
 def jobs_speedups(text):
@@ -154,7 +155,6 @@ def main():
 
     rows = {name: [] for name, *_ in FULL_ROWS}
     linearity = []  # (parse small, parse large, lint small, lint large) ms per MB
-    small, large = inputs[("1M", "after")], inputs[("1G", "after")]
     for r in range(rounds):
         print(f"# round {r + 1} {datetime.now():%H:%M:%S}", file=sys.stderr, flush=True)
         for name, size, style, runs, threads in FULL_ROWS:
@@ -164,12 +164,9 @@ def main():
             out = run([lint_bench, "--runs", str(1 if args.smoke else runs),
                        "--threads", str(threads)] + files)
             rows[name].append(lint_bench_figures(out))
-        per_mb = []
-        for mode in ("parse", "lint"):
-            for path, runs in ((small, 20), (large, 3)):
-                out = run([lint_bench, "--runs", str(1 if args.smoke else runs), "--mode", mode, path])
-                per_mb.append(seconds_of(out, mode) * 1000 / (os.path.getsize(path) / 1e6))
-        linearity.append(tuple(per_mb))
+        # One round of bench/linearity.sh, on the 1M and 1G files written above.
+        linearity.append(linearity_round(run([os.path.join(HERE, "linearity.sh"), args.build,
+                                              args.work, "1"])))
     jobs_cmd = [sys.executable, os.path.join(HERE, "jobs_bench.py"), "--hlolint", hlolint,
                 "--generate", generate, "--dir", os.path.join(args.work, "dir200"),
                 "--runs", str(jobs_rounds)]
