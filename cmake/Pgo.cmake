@@ -49,6 +49,8 @@ function(hlolint_pgo_use)
       -DHLOLINT_BUILD_TESTS:BOOL=OFF
       -DHLOLINT_BUILD_BENCH:BOOL=ON
       -DHLOLINT_PCH:BOOL=${HLOLINT_PCH}
+      # The same batches: the profile is kept per object file.
+      -DHLOLINT_UNITY:BOOL=${HLOLINT_UNITY}
       -DHLOLINT_STATIC_ABSL:BOOL=${HLOLINT_STATIC_ABSL}
     BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target lint_bench generate_hlo
     BUILD_ALWAYS ON

@@ -19,10 +19,6 @@
 namespace hlolint {
 namespace {
 
-std::string IndexSuffix(const ShapeIndex& index) {
-  return index.empty() ? std::string() : StrCat(" at ", ShapeIndexToString(index));
-}
-
 // Pairs on b(...) buffer values (Pin, Unpin and the writers of the explicit
 // buffer model) are ownership bookkeeping: the buffer stays observable
 // through its other references, so an unused result loses nothing.
@@ -117,7 +113,7 @@ class DeadInPlacePastRootRule : public Rule {
     const std::string what = StrCat(OpcodeName(m.opcode(id)), " '", m.name(id), "'");
     const std::string written =
         StrCat("operand ", chosen.pair->operand, " ('", m.name(operand), "'",
-               IndexSuffix(chosen.pair->operand_index), ")");
+               ShapeIndexSuffix(chosen.pair->operand_index), ")");
 
     if (scheduled_after_root && chosen.live_at_root()) {
       std::string evidence;
@@ -128,7 +124,7 @@ class DeadInPlacePastRootRule : public Rule {
                                ShapeIndexToString(*chosen.root_output));
       } else {
         const InputOutputAlias& a = *chosen.entry_alias;
-        evidence = StrCat("is entry parameter ", a.parameter, IndexSuffix(a.parameter_index),
+        evidence = StrCat("is entry parameter ", a.parameter, ShapeIndexSuffix(a.parameter_index),
                           ", aliased to output ", ShapeIndexToString(a.output_index),
                           " by input_output_alias");
         producer_note = StrCat("the written buffer is entry parameter ", a.parameter,

@@ -18,10 +18,6 @@
 namespace hlolint {
 namespace {
 
-std::string IndexSuffix(const ShapeIndex& index) {
-  return index.empty() ? std::string() : StrCat(" at ", ShapeIndexToString(index));
-}
-
 // Why the fusion's operand is hazardous beyond the missed pair.
 struct Conflict {
   InstrId other = kNoId;
@@ -124,12 +120,12 @@ class MissedInPlacePairRule : public Rule {
     const InstrId op = found.in_place_op;
     std::string message = StrCat(
         "fusion '", m.name(fusion), "' updates operand ", found.pair.operand, " ('",
-        m.name(operand), "'", IndexSuffix(found.pair.operand_index), ") in place through ",
+        m.name(operand), "'", ShapeIndexSuffix(found.pair.operand_index), ") in place through ",
         OpcodeName(m.opcode(op)), " '", m.name(op),
         "', but XLA's in-place pair discovery stops at ",
         OpcodeName(m.opcode(first_blocker)), " '", m.name(first_blocker),
         "' (it looks only through tuple, get-tuple-element and bitcast), so no must-alias pair "
-        "operand ", found.pair.operand, IndexSuffix(found.pair.operand_index), " -> output ",
+        "operand ", found.pair.operand, ShapeIndexSuffix(found.pair.operand_index), " -> output ",
         ShapeIndexToString(found.pair.output_index),
         " is recorded and buffer assignment and copy insertion treat the fusion as out of place");
     message += conflict.message;

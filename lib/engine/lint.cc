@@ -19,7 +19,6 @@
 namespace hlolint {
 namespace {
 
-constexpr std::string_view kUnusedSuppression = "unused-suppression";
 
 const Rule* SelectedRule(const LintOptions& options, std::string_view id) {
   for (const Rule* rule : options.rules) {

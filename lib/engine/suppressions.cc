@@ -8,7 +8,6 @@ namespace hlolint {
 namespace {
 
 constexpr std::string_view kMarker = SourceFile::kSuppressionMarker;
-constexpr std::string_view kUnusedSuppression = "unused-suppression";
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 

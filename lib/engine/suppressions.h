@@ -19,6 +19,9 @@
 
 namespace hlolint {
 
+// The id of the diagnostic for a directive that silenced nothing.
+inline constexpr std::string_view kUnusedSuppression = "unused-suppression";
+
 struct SuppressedRule {
   std::string id;     // a rule id, or "ALL"
   SourceSpan span;    // of the id inside the comment

@@ -11,6 +11,10 @@ std::string ShapeIndexToString(const ShapeIndex& index) {
   return StrCat("{", StrJoin(index, ","), "}");
 }
 
+std::string ShapeIndexSuffix(const ShapeIndex& index) {
+  return index.empty() ? std::string() : StrCat(" at ", ShapeIndexToString(index));
+}
+
 void Layout::Clear() {
   minor_to_major.clear();
   dim_level_types.clear();

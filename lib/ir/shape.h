@@ -22,6 +22,8 @@ inline constexpr ShapeId kNoShape = 0xffffffffu;
 // Index of a subshape inside a (nested) tuple shape.
 using ShapeIndex = absl::InlinedVector<int64_t, 2>;
 std::string ShapeIndexToString(const ShapeIndex& index);
+// " at {0,1}" for a non-empty index, "" for the whole value: for messages.
+std::string ShapeIndexSuffix(const ShapeIndex& index);
 
 // A tile dimension written as '*' (Tile::kCombineDimension in XLA).
 inline constexpr int64_t kCombineDimension = INT64_MIN;

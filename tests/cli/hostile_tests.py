@@ -217,31 +217,6 @@ class Hostile(HostileTest):
         path = self.file("module.hlo", b"HloModule m\xff\nENTRY e {\n  ROOT c = f32[] constant(1)\n}\n")
         self.assertLocatedError(run(["--format", "concise", path]), path, 1, 12, "non-ASCII byte 0xFF")
 
-    def test_50_mb_single_line(self):
-        size = 50 * MiB
-        # A valid module whose one instruction holds a 50 MB string, with an
-        # error at the end of that line: the report quotes a bounded excerpt.
-        head = "HloModule m\nENTRY e {\n  ROOT c = f32[] constant(1), metadata={op_name=\""
-        tail = "\"}, bogus=1\n}\n"
-        text = head + "x" * (size - len(head) - len(tail)) + tail
-        path = self.file("long.hlo", text)
-        for fmt in ["concise", "full", "json"]:
-            with self.subTest(format=fmt):
-                r = run(["--format", fmt, path])
-                self.assertEqual(r.returncode, 1)
-                self.assertLess(len(r.stdout), 64 * 1024)
-                self.assertRssBelow(r, 1024 * MiB)
-        m = self.assertLocatedError(run(["--format", "concise", path]), path, line=3)
-        self.assertEqual(int(m.group("col")), len(text.split("\n")[2]) - len("bogus=1") + 1)
-        # 50 MB of one line of garbage, of spaces, of one token.
-        for name, data in [("letters", b"x" * size), ("spaces", b" " * size + b"!"),
-                           ("digits", b"HloModule m\nENTRY e {\n  ROOT c = f32[] constant(" + b"9" * size)]:
-            with self.subTest(line=name):
-                path = self.file(name + ".hlo", data)
-                r = run(["--format", "concise", path])
-                self.assertLocatedError(r, path)
-                self.assertRssBelow(r, 1024 * MiB)
-
     def test_nesting_100000_deep(self):
         depth = 100000
         head = "HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n"
@@ -287,68 +262,6 @@ class Hostile(HostileTest):
                     self.assertIn(r.returncode, (0, 1))
                 self.assertRssBelow(r, 512 * MiB)
 
-    def test_100000_wide_lists(self):
-        # Wide lists are handled in linear (or n log n) time; a quadratic
-        # check would hang here. Rank is limited to 1024 (a located error);
-        # at the limit every shape check and layout rule stays fast.
-        n = 100000
-        dims = ",".join(["1"] * n)
-        path = self.file("rank.hlo", f"HloModule m\nENTRY e {{\n  ROOT p = f32[{dims}] parameter(0)\n}}\n")
-        self.assertLocatedError(run(["--format", "concise", path]), path, 3, 16 + 2 * 1024,
-                                "shape has more than 1024 dimensions")
-
-        def wide_module(rank, reduce_dims):
-            dims = ",".join(["1"] * rank)
-            down = ",".join(str(i) for i in reversed(range(rank)))
-            up = ",".join(str(i) for i in range(rank))
-            return ("HloModule wide\nsum {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
-                    "  ROOT s = f32[] add(x, y)\n}\n"
-                    f"ENTRY e {{\n  p = f32[{dims}]{{{down}}} parameter(0)\n"
-                    f"  t = f32[{dims}]{{{down}}} transpose(p), dimensions={{{down}}}\n"
-                    f"  r = f32[{dims}]{{{up}}} reshape(t)\n"
-                    f"  c = f32[{dims}]{{{down}}} copy(r)\n"
-                    f"  z = f32[] constant(0)\n"
-                    f"  b = f32[{dims}]{{{down}}} broadcast(z), dimensions={{}}\n"
-                    f"  a = f32[{dims}]{{{down}}} add(b, c)\n"
-                    f"  ROOT o = f32[] reduce(a, z), dimensions={{{reduce_dims}}}, to_apply=sum\n}}\n")
-
-        # 100,000 send/recv pairs, as a chain and as one cycle.
-        pairs = "{" + ",".join(f"{{{i},{i + 1}}}" for i in range(n)) + "}"
-        cycle = pairs[:-1] + f",{{{n},0}}}}"
-        sends = []
-        for name, text in [("chain", pairs), ("cycle", cycle)]:
-            attr = f'frontend_attributes={{_xla_send_recv_source_target_pairs="{text}"}}'
-            sends.append(f"HloModule {name}, is_scheduled=true\nENTRY e {{\n  p = f32[4] parameter(0)\n"
-                         f"  t = token[] after-all()\n"
-                         f"  s = (f32[4], u32[], token[]) send(p, t), channel_id=1, {attr}\n"
-                         f"  r = (f32[4], u32[], token[]) recv(t), channel_id=1, {attr}\n"
-                         f"  sd = token[] send-done(s), channel_id=1\n"
-                         f"  ROOT rd = (f32[4], token[]) recv-done(r), channel_id=1\n}}\n")
-        # 20,000 pending sends, then their recvs in reverse order: matching
-        # each with the earliest pending send of the same pairs.
-        m = 20000
-        attr = 'channel_id=1, frontend_attributes={{_xla_send_recv_source_target_pairs="{{{{{},{}}}}}"}}'
-        lines = [f"  snd{i} = (f32[4], u32[], token[]) send(p, t), " + attr.format(i, i + 1) for i in range(m)]
-        lines += [f"  rcv{i} = (f32[4], u32[], token[]) recv(t), " + attr.format(i, i + 1)
-                  for i in reversed(range(m))]
-        many = ("HloModule many, is_scheduled=true\nENTRY e {\n  p = f32[4] parameter(0)\n"
-                "  t = token[] after-all()\n" + "\n".join(lines) + "\n  ROOT r = f32[4] copy(p)\n}\n")
-        modules = [wide_module(1024, ",".join(str(i) for i in range(1024))),
-                   wide_module(1024, ",".join(["3"] * n))] + sends + [many]
-        path = self.file("wide.hlo", "// -----\n".join(modules))
-        r = run(["--format", "json", path])
-        self.assertIn(r.returncode, (0, 1), r.stderr)
-        diagnostics = json.loads(r.text())["diagnostics"]
-        self.assertEqual([d["message"][:300] for d in diagnostics if d["rule"] == "parse-error"], [])
-        found = [(d["line"], d["rule"], d["message"][:40]) for d in diagnostics
-                 if d["severity"] != "note" and d["rule"] in ("verify-shape", "verify-schedule")]
-        self.assertEqual(found, [
-            (32, "verify-shape", "[ShapeVerifier::HandleReduce] Duplicate "),
-            # The cycle is found (on the send and on the recv).
-            (49, "verify-schedule", "[VerifyNoCollectiveDeadlocks] Expected s"),
-            (50, "verify-schedule", "[VerifyNoCollectiveDeadlocks] Expected s")])
-        self.assertRssBelow(r, 1024 * MiB)
-
     def test_unterminated_at_end_of_file(self):
         for name, text, message in [
             ("string", 'HloModule m\nENTRY e {\n  ROOT c = f32[] constant(1), metadata={op_name="abc', None),
@@ -389,13 +302,6 @@ class Hostile(HostileTest):
         # whitespace after it) are complete modules; the whole module is one.
         self.assertNotIn(len(MODULE), errors)
         self.assertGreater(len(errors), len(MODULE) * 9 // 10)
-
-    def test_100000_tiny_modules_in_one_file(self):
-        n = 100000
-        path = self.file("many.hlo", "// -----\n".join([TINY] * n) + "// -----\nHloModule broken\nENTRY {")
-        r = run(["--format", "concise", "--statistics", path])
-        self.assertLocatedError(r, path, line=5 * n + 2)
-        self.assertRssBelow(r, 512 * MiB)
 
     def unreadable_setup(self):
         """Whether hlolint must run as nobody for chmod 000 to bite (we are root)."""
@@ -486,6 +392,105 @@ class Hostile(HostileTest):
         self.assertEqual(r.returncode, 2)
         self.assertIn("standard input is larger than the 1024 MiB", r.stderr)
         self.assertRssBelow(r, 3 * 1024 * MiB)
+
+
+class Large(HostileTest):
+    """Inputs of tens of megabytes or 100,000 items: a ctest test of their own,
+    scheduled first (tests/cli/CMakeLists.txt), as they are the slowest."""
+
+    def test_50_mb_single_line(self):
+        size = 50 * MiB
+        # A valid module whose one instruction holds a 50 MB string, with an
+        # error at the end of that line: the report quotes a bounded excerpt.
+        head = "HloModule m\nENTRY e {\n  ROOT c = f32[] constant(1), metadata={op_name=\""
+        tail = "\"}, bogus=1\n}\n"
+        text = head + "x" * (size - len(head) - len(tail)) + tail
+        path = self.file("long.hlo", text)
+        for fmt in ["concise", "full", "json"]:
+            with self.subTest(format=fmt):
+                r = run(["--format", fmt, path])
+                self.assertEqual(r.returncode, 1)
+                self.assertLess(len(r.stdout), 64 * 1024)
+                self.assertRssBelow(r, 1024 * MiB)
+        m = self.assertLocatedError(run(["--format", "concise", path]), path, line=3)
+        self.assertEqual(int(m.group("col")), len(text.split("\n")[2]) - len("bogus=1") + 1)
+        # 50 MB of one line of garbage, of spaces, of one token.
+        for name, data in [("letters", b"x" * size), ("spaces", b" " * size + b"!"),
+                           ("digits", b"HloModule m\nENTRY e {\n  ROOT c = f32[] constant(" + b"9" * size)]:
+            with self.subTest(line=name):
+                path = self.file(name + ".hlo", data)
+                r = run(["--format", "concise", path])
+                self.assertLocatedError(r, path)
+                self.assertRssBelow(r, 1024 * MiB)
+
+    def test_100000_wide_lists(self):
+        # Wide lists are handled in linear (or n log n) time; a quadratic
+        # check would hang here. Rank is limited to 1024 (a located error);
+        # at the limit every shape check and layout rule stays fast.
+        n = 100000
+        dims = ",".join(["1"] * n)
+        path = self.file("rank.hlo", f"HloModule m\nENTRY e {{\n  ROOT p = f32[{dims}] parameter(0)\n}}\n")
+        self.assertLocatedError(run(["--format", "concise", path]), path, 3, 16 + 2 * 1024,
+                                "shape has more than 1024 dimensions")
+
+        def wide_module(rank, reduce_dims):
+            dims = ",".join(["1"] * rank)
+            down = ",".join(str(i) for i in reversed(range(rank)))
+            up = ",".join(str(i) for i in range(rank))
+            return ("HloModule wide\nsum {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+                    "  ROOT s = f32[] add(x, y)\n}\n"
+                    f"ENTRY e {{\n  p = f32[{dims}]{{{down}}} parameter(0)\n"
+                    f"  t = f32[{dims}]{{{down}}} transpose(p), dimensions={{{down}}}\n"
+                    f"  r = f32[{dims}]{{{up}}} reshape(t)\n"
+                    f"  c = f32[{dims}]{{{down}}} copy(r)\n"
+                    f"  z = f32[] constant(0)\n"
+                    f"  b = f32[{dims}]{{{down}}} broadcast(z), dimensions={{}}\n"
+                    f"  a = f32[{dims}]{{{down}}} add(b, c)\n"
+                    f"  ROOT o = f32[] reduce(a, z), dimensions={{{reduce_dims}}}, to_apply=sum\n}}\n")
+
+        # 100,000 send/recv pairs, as a chain and as one cycle.
+        pairs = "{" + ",".join(f"{{{i},{i + 1}}}" for i in range(n)) + "}"
+        cycle = pairs[:-1] + f",{{{n},0}}}}"
+        sends = []
+        for name, text in [("chain", pairs), ("cycle", cycle)]:
+            attr = f'frontend_attributes={{_xla_send_recv_source_target_pairs="{text}"}}'
+            sends.append(f"HloModule {name}, is_scheduled=true\nENTRY e {{\n  p = f32[4] parameter(0)\n"
+                         f"  t = token[] after-all()\n"
+                         f"  s = (f32[4], u32[], token[]) send(p, t), channel_id=1, {attr}\n"
+                         f"  r = (f32[4], u32[], token[]) recv(t), channel_id=1, {attr}\n"
+                         f"  sd = token[] send-done(s), channel_id=1\n"
+                         f"  ROOT rd = (f32[4], token[]) recv-done(r), channel_id=1\n}}\n")
+        # 20,000 pending sends, then their recvs in reverse order: matching
+        # each with the earliest pending send of the same pairs.
+        m = 20000
+        attr = 'channel_id=1, frontend_attributes={{_xla_send_recv_source_target_pairs="{{{{{},{}}}}}"}}'
+        lines = [f"  snd{i} = (f32[4], u32[], token[]) send(p, t), " + attr.format(i, i + 1) for i in range(m)]
+        lines += [f"  rcv{i} = (f32[4], u32[], token[]) recv(t), " + attr.format(i, i + 1)
+                  for i in reversed(range(m))]
+        many = ("HloModule many, is_scheduled=true\nENTRY e {\n  p = f32[4] parameter(0)\n"
+                "  t = token[] after-all()\n" + "\n".join(lines) + "\n  ROOT r = f32[4] copy(p)\n}\n")
+        modules = [wide_module(1024, ",".join(str(i) for i in range(1024))),
+                   wide_module(1024, ",".join(["3"] * n))] + sends + [many]
+        path = self.file("wide.hlo", "// -----\n".join(modules))
+        r = run(["--format", "json", path])
+        self.assertIn(r.returncode, (0, 1), r.stderr)
+        diagnostics = json.loads(r.text())["diagnostics"]
+        self.assertEqual([d["message"][:300] for d in diagnostics if d["rule"] == "parse-error"], [])
+        found = [(d["line"], d["rule"], d["message"][:40]) for d in diagnostics
+                 if d["severity"] != "note" and d["rule"] in ("verify-shape", "verify-schedule")]
+        self.assertEqual(found, [
+            (32, "verify-shape", "[ShapeVerifier::HandleReduce] Duplicate "),
+            # The cycle is found (on the send and on the recv).
+            (49, "verify-schedule", "[VerifyNoCollectiveDeadlocks] Expected s"),
+            (50, "verify-schedule", "[VerifyNoCollectiveDeadlocks] Expected s")])
+        self.assertRssBelow(r, 1024 * MiB)
+
+    def test_100000_tiny_modules_in_one_file(self):
+        n = 100000
+        path = self.file("many.hlo", "// -----\n".join([TINY] * n) + "// -----\nHloModule broken\nENTRY {")
+        r = run(["--format", "concise", "--statistics", path])
+        self.assertLocatedError(r, path, line=5 * n + 2)
+        self.assertRssBelow(r, 512 * MiB)
 
 
 class Files(HostileTest):

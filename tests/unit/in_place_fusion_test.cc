@@ -12,27 +12,15 @@ using hlolint::InPlacePair;
 using hlolint::InPlacePairs;
 using hlolint::ShapeIndex;
 using hlolint::testing::ParsedHlo;
+using hlolint::testing::Pair;
+using hlolint::testing::PairsOf;
 using hlolint::testing::ParseHlo;
 
 namespace {
 
-std::vector<InPlacePair> PairsOf(const ParsedHlo& h, const char* name) {
-  auto span = h.Get<InPlacePairs>().Get(h.Id(name));
-  return {span.begin(), span.end()};
-}
-
 std::vector<ExtendedFusionPair> ExtendedOf(const ParsedHlo& h, const char* name) {
   auto span = h.Get<ExtendedFusionPairs>().Get(h.Id(name));
   return {span.begin(), span.end()};
-}
-
-InPlacePair P(int64_t operand, std::initializer_list<int64_t> operand_index,
-              std::initializer_list<int64_t> output_index) {
-  InPlacePair pair;
-  pair.operand = operand;
-  pair.operand_index.assign(operand_index.begin(), operand_index.end());
-  pair.output_index.assign(output_index.begin(), output_index.end());
-  return pair;
 }
 
 // A fused computation `f` whose body is `body` (with parameters p0: f32[4,8]
@@ -61,10 +49,10 @@ ENTRY e {
 
 TEST_CASE("fusion pairs: parameter -> dynamic-update-slice root") {
   auto h = FusionModule("  ROOT d = f32[4,8]{1,0} dynamic-update-slice(p0, u, i, z)");
-  CHECK(PairsOf(h, "fu") == std::vector<InPlacePair>{P(0, {}, {})});
+  CHECK(PairsOf(h, "fu") == std::vector<InPlacePair>{Pair(0, {}, {})});
   auto ext = ExtendedOf(h, "fu");
   REQUIRE(ext.size() == 1);
-  CHECK(ext[0].pair == P(0, {}, {}));
+  CHECK(ext[0].pair == Pair(0, {}, {}));
   CHECK(ext[0].blockers.empty());
   CHECK_FALSE(ext[0].missed_by_xla);
   CHECK(ext[0].in_place_op == h.Id("d"));
@@ -76,7 +64,7 @@ TEST_CASE("fusion pairs: bitcast is looked through on both sides") {
   bu = f32[8]{0} bitcast(u)
   d = f32[32]{0} dynamic-update-slice(bc, bu, i)
   ROOT out = f32[4,8]{1,0} bitcast(d))");
-  CHECK(PairsOf(h, "fu") == std::vector<InPlacePair>{P(0, {}, {})});
+  CHECK(PairsOf(h, "fu") == std::vector<InPlacePair>{Pair(0, {}, {})});
   auto ext = ExtendedOf(h, "fu");
   REQUIRE(ext.size() == 1);
   CHECK(ext[0].blockers.empty());
@@ -90,7 +78,7 @@ TEST_CASE("fusion pairs: a transpose before the update hides the pair from XLA")
   CHECK(PairsOf(h, "fu").empty());
   auto ext = ExtendedOf(h, "fu");
   REQUIRE(ext.size() == 1);
-  CHECK(ext[0].pair == P(0, {}, {}));
+  CHECK(ext[0].pair == Pair(0, {}, {}));
   CHECK(ext[0].blockers == std::vector<hlolint::InstrId>{h.Id("t")});
   CHECK(ext[0].missed_by_xla);
   CHECK(ext[0].in_place_op == h.Id("d"));
@@ -116,7 +104,7 @@ TEST_CASE("fusion pairs: an explicit output_to_operand_aliasing is not missed") 
   auto h = FusionModule(R"(  t = f32[4,8]{0,1} transpose(p0), dimensions={0,1}
   ROOT d = f32[4,8]{0,1} dynamic-update-slice(t, u, i, z))",
                         "f32[4,8]{0,1}", ", output_to_operand_aliasing={{}: (0, {})}");
-  CHECK(PairsOf(h, "fu") == std::vector<InPlacePair>{P(0, {}, {})});
+  CHECK(PairsOf(h, "fu") == std::vector<InPlacePair>{Pair(0, {}, {})});
   auto ext = ExtendedOf(h, "fu");
   REQUIRE(ext.size() == 1);
   CHECK_FALSE(ext[0].blockers.empty());
@@ -150,7 +138,7 @@ ENTRY e {
   ROOT fu = (f32[8]{0}, f32[8]{0}) fusion(a, b, c), kind=kLoop, calls=f
 }
 )");
-  CHECK(PairsOf(h, "fu") == std::vector<InPlacePair>{P(0, {1}, {1})});
+  CHECK(PairsOf(h, "fu") == std::vector<InPlacePair>{Pair(0, {1}, {1})});
 }
 
 TEST_CASE("fusion pairs: nested in-place fusions are peepholed") {
@@ -176,8 +164,8 @@ ENTRY e {
   ROOT fu = f32[8]{0} fusion(a, b, c), kind=kLoop, calls=outer
 }
 )");
-  CHECK(PairsOf(h, "nf") == std::vector<InPlacePair>{P(0, {}, {})});
-  CHECK(PairsOf(h, "fu") == std::vector<InPlacePair>{P(0, {}, {})});
+  CHECK(PairsOf(h, "nf") == std::vector<InPlacePair>{Pair(0, {}, {})});
+  CHECK(PairsOf(h, "fu") == std::vector<InPlacePair>{Pair(0, {}, {})});
   auto ext = ExtendedOf(h, "fu");
   REQUIRE(ext.size() == 1);
   CHECK_FALSE(ext[0].missed_by_xla);
@@ -208,7 +196,7 @@ ENTRY e {
   CHECK(PairsOf(h, "fu").empty());
   auto ext = ExtendedOf(h, "fu");
   REQUIRE(ext.size() == 1);
-  CHECK(ext[0].pair == P(0, {}, {}));
+  CHECK(ext[0].pair == Pair(0, {}, {}));
   CHECK(ext[0].in_place_op == h.Id("sc"));
   CHECK(ext[0].blockers == std::vector<hlolint::InstrId>{h.Id("wt")});
 }

@@ -7,25 +7,9 @@
 using hlolint::InPlacePair;
 using hlolint::InPlacePairs;
 using hlolint::ShapeIndex;
+using hlolint::testing::Pair;
+using hlolint::testing::PairsOf;
 using hlolint::testing::ParseHlo;
-
-namespace {
-
-std::vector<InPlacePair> PairsOf(const hlolint::testing::ParsedHlo& h, const char* name) {
-  auto span = h.Get<InPlacePairs>().Get(h.Id(name));
-  return {span.begin(), span.end()};
-}
-
-InPlacePair P(int64_t operand, std::initializer_list<int64_t> operand_index,
-              std::initializer_list<int64_t> output_index) {
-  InPlacePair pair;
-  pair.operand = operand;
-  pair.operand_index.assign(operand_index.begin(), operand_index.end());
-  pair.output_index.assign(output_index.begin(), output_index.end());
-  return pair;
-}
-
-}  // namespace
 
 TEST_CASE("in-place pairs: dynamic-update-slice writes operand 0") {
   auto h = ParseHlo(R"(
@@ -37,7 +21,7 @@ ENTRY e {
   ROOT d = f32[8]{0} dynamic-update-slice(p, u, i)
 }
 )");
-  CHECK(PairsOf(h, "d") == std::vector<InPlacePair>{P(0, {}, {})});
+  CHECK(PairsOf(h, "d") == std::vector<InPlacePair>{Pair(0, {}, {})});
   CHECK(PairsOf(h, "p").empty());
   CHECK_FALSE(h.Get<InPlacePairs>().IsInPlace(h.Id("u")));
 }
@@ -70,8 +54,8 @@ ENTRY e {
   ROOT r = (f32[8]{0}, (f32[8]{0}, f32[8]{0})) tuple(one, two)
 }
 )");
-  CHECK(PairsOf(h, "one") == std::vector<InPlacePair>{P(0, {}, {})});
-  CHECK(PairsOf(h, "two") == std::vector<InPlacePair>{P(0, {}, {0}), P(1, {}, {1})});
+  CHECK(PairsOf(h, "one") == std::vector<InPlacePair>{Pair(0, {}, {})});
+  CHECK(PairsOf(h, "two") == std::vector<InPlacePair>{Pair(0, {}, {0}), Pair(1, {}, {1})});
 }
 
 TEST_CASE("in-place pairs: all-reduce-start, except NVSHMEM configs") {
@@ -94,8 +78,8 @@ ENTRY e {
   ROOT r = tuple(one.d, two.d, nv.d)
 }
 )");
-  CHECK(PairsOf(h, "one") == std::vector<InPlacePair>{P(0, {}, {})});
-  CHECK(PairsOf(h, "two") == std::vector<InPlacePair>{P(0, {}, {0}), P(1, {}, {1})});
+  CHECK(PairsOf(h, "one") == std::vector<InPlacePair>{Pair(0, {}, {})});
+  CHECK(PairsOf(h, "two") == std::vector<InPlacePair>{Pair(0, {}, {0}), Pair(1, {}, {1})});
   CHECK(PairsOf(h, "nv").empty());
   CHECK(PairsOf(h, "one.d").empty());
 }
@@ -115,9 +99,9 @@ ENTRY e {
   ROOT r = tuple(cp, plain, cpd)
 }
 )");
-  CHECK(PairsOf(h, "cp") == std::vector<InPlacePair>{P(1, {}, {})});
+  CHECK(PairsOf(h, "cp") == std::vector<InPlacePair>{Pair(1, {}, {})});
   CHECK(PairsOf(h, "plain").empty());
-  CHECK(PairsOf(h, "cps") == std::vector<InPlacePair>{P(1, {}, {1})});
+  CHECK(PairsOf(h, "cps") == std::vector<InPlacePair>{Pair(1, {}, {1})});
   CHECK(PairsOf(h, "cpd").empty());
 }
 
@@ -133,7 +117,7 @@ ENTRY e {
 }
 )");
   CHECK(PairsOf(h, "cp") ==
-        std::vector<InPlacePair>{P(1, {}, {}), P(1, {0}, {0}), P(1, {1}, {1})});
+        std::vector<InPlacePair>{Pair(1, {}, {}), Pair(1, {0}, {0}), Pair(1, {1}, {1})});
 }
 
 TEST_CASE("in-place pairs: declared output_to_operand_aliasing") {
@@ -149,10 +133,10 @@ ENTRY e {
   ROOT r = tuple(cc, plain, done)
 }
 )");
-  CHECK(PairsOf(h, "cc") == std::vector<InPlacePair>{P(1, {}, {0}), P(0, {}, {1})});
+  CHECK(PairsOf(h, "cc") == std::vector<InPlacePair>{Pair(1, {}, {0}), Pair(0, {}, {1})});
   CHECK(PairsOf(h, "plain").empty());
   // The sugar's aliasing belongs to the wrapped call, element {1} of the start.
-  CHECK(PairsOf(h, "start") == std::vector<InPlacePair>{P(0, {}, {1})});
+  CHECK(PairsOf(h, "start") == std::vector<InPlacePair>{Pair(0, {}, {1})});
 }
 
 TEST_CASE("in-place pairs: nested indices on both sides are kept apart") {
@@ -167,8 +151,8 @@ ENTRY e {
   ROOT r = tuple(cc)
 }
 )");
-  CHECK(PairsOf(h, "cc") == std::vector<InPlacePair>{P(1, {1, 0}, {0, 1}), P(0, {0, 1}, {1, 0}),
-                                                     P(1, {1, 1}, {1, 1}), P(0, {1}, {0, 0})});
+  CHECK(PairsOf(h, "cc") == std::vector<InPlacePair>{Pair(1, {1, 0}, {0, 1}), Pair(0, {0, 1}, {1, 0}),
+                                                     Pair(1, {1, 1}, {1, 1}), Pair(0, {1}, {0, 0})});
 }
 
 TEST_CASE("in-place pairs: set-dimension-size and ragged-all-to-all") {
@@ -184,8 +168,8 @@ ENTRY e {
   ROOT r = tuple(sds, rag)
 }
 )");
-  CHECK(PairsOf(h, "sds") == std::vector<InPlacePair>{P(0, {}, {})});
-  CHECK(PairsOf(h, "rag") == std::vector<InPlacePair>{P(1, {}, {})});
+  CHECK(PairsOf(h, "sds") == std::vector<InPlacePair>{Pair(0, {}, {})});
+  CHECK(PairsOf(h, "rag") == std::vector<InPlacePair>{Pair(1, {}, {})});
 }
 
 TEST_CASE("in-place pairs: a non-sugared async-start uses its own aliasing") {
@@ -201,6 +185,6 @@ ENTRY e {
   ROOT done = f32[4]{0} async-done(start)
 }
 )");
-  CHECK(PairsOf(h, "start") == std::vector<InPlacePair>{P(0, {}, {1})});
-  CHECK(PairsOf(h, "k") == std::vector<InPlacePair>{P(0, {}, {})});
+  CHECK(PairsOf(h, "start") == std::vector<InPlacePair>{Pair(0, {}, {1})});
+  CHECK(PairsOf(h, "k") == std::vector<InPlacePair>{Pair(0, {}, {})});
 }

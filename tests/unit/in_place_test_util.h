@@ -1,14 +1,18 @@
 // Helpers shared by the unit tests of the in-place analyses: parse one HLO
-// module from a string and look instructions up by name.
+// module from a string, look instructions up by name, read and write
+// in-place pairs.
 #pragma once
 
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/analyses.h"
+#include "analysis/in_place.h"
 #include "ir/module.h"
 #include "parse/parser.h"
 #include "source/source_file.h"
@@ -48,6 +52,22 @@ inline ParsedHlo ParseHlo(std::string_view text) {
   parsed.module = std::move(modules[0].module);
   parsed.analyses = std::make_unique<Analyses>(*parsed.module);
   return parsed;
+}
+
+// The in-place pairs XLA's analysis gives the instruction called `name`.
+inline std::vector<InPlacePair> PairsOf(const ParsedHlo& h, const char* name) {
+  auto span = h.Get<InPlacePairs>().Get(h.Id(name));
+  return {span.begin(), span.end()};
+}
+
+// An expected pair: operand `operand` at `operand_index` -> `output_index`.
+inline InPlacePair Pair(int64_t operand, std::initializer_list<int64_t> operand_index,
+                        std::initializer_list<int64_t> output_index) {
+  InPlacePair pair;
+  pair.operand = operand;
+  pair.operand_index.assign(operand_index.begin(), operand_index.end());
+  pair.output_index.assign(output_index.begin(), output_index.end());
+  return pair;
 }
 
 }  // namespace hlolint::testing
