@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "corpus_sample.h"
 #include "ir/module.h"
 #include "parse/attributes.h"
 #include "parse/parser.h"
@@ -131,15 +132,15 @@ inline std::vector<std::string> CompNames(const Module& m, std::span<const CompI
 using StringList = std::vector<std::string>;
 
 // Calls visit(path, file, module) for every module that parses in every
-// file under `dir` (the corpus's MANIFEST.tsv aside).
+// `stride`-th file under `dir` (the corpus's MANIFEST.tsv aside; stride as
+// in corpus_sample.h).
 template <typename Visit>
-void ForEachModuleUnder(const std::filesystem::path& dir, Visit visit) {
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-    if (!entry.is_regular_file() || entry.path().filename() == "MANIFEST.tsv") continue;
-    auto file = SourceFile::Open(entry.path().string(), entry.path().string());
+void ForEachModuleUnder(const std::filesystem::path& dir, Visit visit, size_t stride = 1) {
+  for (const std::filesystem::path& path : FilesUnder(dir, stride)) {
+    auto file = SourceFile::Open(path.string(), path.string());
     if (!file.ok()) continue;
     for (const ParsedModule& parsed : ParseAllModules(**file)) {
-      if (parsed.module) visit(entry.path().string(), **file, *parsed.module);
+      if (parsed.module) visit(path.string(), **file, *parsed.module);
     }
   }
 }
