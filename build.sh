@@ -3,7 +3,7 @@
 #   ./build.sh run    install missing Debian packages, build, lint examples/
 #   ./build.sh test   install missing Debian packages, build, run every test
 # `run` builds the profile-guided binary (cmake/Pgo.cmake: a first,
-# instrumented build lints generated HLO; ~4 more minutes, 5-20% faster
+# instrumented build lints generated HLO; ~3 more minutes, 5-20% faster
 # lints); HLOLINT_PGO=0 ./build.sh run skips that. `test` keeps whatever
 # build/ was configured with (a fresh build/: no profile, the quicker build).
 set -euo pipefail
