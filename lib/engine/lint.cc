@@ -19,7 +19,6 @@
 namespace hlolint {
 namespace {
 
-
 const Rule* SelectedRule(const LintOptions& options, std::string_view id) {
   for (const Rule* rule : options.rules) {
     if (rule->info().id == id) return rule;

@@ -151,8 +151,10 @@ ENTRY e {
   ROOT r = tuple(cc)
 }
 )");
-  CHECK(PairsOf(h, "cc") == std::vector<InPlacePair>{Pair(1, {1, 0}, {0, 1}), Pair(0, {0, 1}, {1, 0}),
-                                                     Pair(1, {1, 1}, {1, 1}), Pair(0, {1}, {0, 0})});
+  CHECK(PairsOf(h, "cc") == std::vector<InPlacePair>{Pair(1, {1, 0}, {0, 1}),
+                                                     Pair(0, {0, 1}, {1, 0}),
+                                                     Pair(1, {1, 1}, {1, 1}),
+                                                     Pair(0, {1}, {0, 0})});
 }
 
 TEST_CASE("in-place pairs: set-dimension-size and ragged-all-to-all") {

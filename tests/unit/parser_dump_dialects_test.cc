@@ -98,8 +98,8 @@ ENTRY e {
 
 
 // Every attribute of every module parsed from `dir` (every `stride`-th
-// file): the text at its name's
-// offset is its name and '='. Returns the attributes checked.
+// file): the text at its name's offset is its name and '='. Returns the
+// attributes checked.
 size_t CheckAttributeNamesUnder(const std::filesystem::path& dir, size_t stride = 1) {
   size_t checked = 0;
   ForEachModuleUnder(dir, [&](const std::string& path, const SourceFile& file, const Module& m) {
