@@ -277,7 +277,7 @@ std::string_view SourceFile::Line(uint32_t line) const {
   return {data_ + begin, end - begin};
 }
 
-void SourceFile::ReleasePages(uint32_t begin, uint32_t end) const {
+void SourceFile::ReleasePages(uint32_t begin, uint32_t end, uint32_t floor) const {
   end = std::min(end, static_cast<uint32_t>(size_));
   if (release_fd_ < 0 || begin >= end) return;
   const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
@@ -285,10 +285,13 @@ void SourceFile::ReleasePages(uint32_t begin, uint32_t end) const {
   // the text: past it a file mapping has no bytes (the sentinel must stay).
   // Mapped text goes in whole huge pages, from the one `begin` is in (what
   // of it an earlier call left is released now): a mapping that ended inside
-  // one would take the rest of it off huge pages.
+  // one would take the rest of it off huge pages. From the first whole unit
+  // after `floor` at the earliest.
   const uintptr_t unit = text_mapped_ ? kHugePageBytes : page;
-  const uintptr_t first =
-      text_mapped_ ? uintptr_t{begin} / unit * unit : (uintptr_t{begin} + unit - 1) / unit * unit;
+  const uintptr_t lowest = (uintptr_t{floor} + unit - 1) / unit * unit;
+  const uintptr_t first = std::max(
+      lowest,
+      text_mapped_ ? uintptr_t{begin} / unit * unit : (uintptr_t{begin} + unit - 1) / unit * unit);
   const uintptr_t last = std::min<uintptr_t>(end, size_ / page * page) / unit * unit;
   if (first >= last) return;
   // The same bytes from the page cache, mapped over the resident ones
@@ -364,7 +367,7 @@ void TextReleaser::Release(uint32_t offset) {
   const uint32_t to = offset - kMargin;
   if (to > released_) {
     SearchMarkersTo(to);
-    file_.ReleasePages(released_, to);
+    file_.ReleasePages(released_, to, floor_);
     released_ = to;
   }
   next_ = uint64_t{offset} + kStride;
@@ -373,7 +376,7 @@ void TextReleaser::Release(uint32_t offset) {
 void TextReleaser::ReleaseTo(uint32_t offset) {
   if (file_.size() < SourceFile::kReleaseMinBytes || offset <= released_) return;
   SearchMarkersTo(offset);
-  file_.ReleasePages(released_, offset);
+  file_.ReleasePages(released_, offset, floor_);
   released_ = offset;
 }
 

@@ -112,8 +112,9 @@ class SourceFile {
   // in a buffer or a string): the file is mapped over them. The bytes stay
   // readable: the next access maps them in from the page cache. Lets a
   // reader that goes front to back keep a large file from being resident
-  // all at once.
-  void ReleasePages(uint32_t begin, uint32_t end) const;
+  // all at once. Nothing before `floor` is released, not even the rest of
+  // the huge page `begin` is in: another thread may still be reading there.
+  void ReleasePages(uint32_t begin, uint32_t end, uint32_t floor = 0) const;
   // Files at least this large release the text behind their readers (see
   // TextReleaser); below it the re-mapping is not worth it.
   static constexpr uint32_t kReleaseMinBytes = 8u << 20;
@@ -185,6 +186,8 @@ struct SuppressionMarkerSink {
 // behind it still work (they map the page again). Does nothing for files
 // smaller than SourceFile::kReleaseMinBytes. Before any text leaves, the
 // file searches it for suppression markers (SourceFile::SuppressionMarkers).
+// A reader with a sink runs ahead of another thread's reader, which may
+// still be in the text before `from`: it releases nothing there.
 class TextReleaser {
  public:
   static constexpr uint32_t kStride = 2u << 20;
@@ -200,6 +203,7 @@ class TextReleaser {
         next_(file.size() >= SourceFile::kReleaseMinBytes
                   ? uint64_t{from} + kStride + kMargin
                   : UINT64_MAX),
+        floor_(sink != nullptr ? from : 0),
         sink_(sink) {
     if (sink_ != nullptr) sink_->searched_to = from;
   }
@@ -218,6 +222,7 @@ class TextReleaser {
   const SourceFile& file_;
   uint32_t released_;
   uint64_t next_;  // UINT64_MAX: never
+  uint32_t floor_;  // nothing before it is released (see ReleasePages)
   SuppressionMarkerSink* sink_;
 };
 

@@ -124,6 +124,42 @@ TEST_CASE("A large file's text starts on a huge page and is released in whole on
   fs::remove(path);
 }
 
+// The parser's second thread reads a chunk of the text while the first one
+// may still read the text just before it (lib/parse/parallel_parse.cc). Its
+// releaser (the one with a sink) leaves the huge page its chunk starts in
+// whole: only the first thread's own releaser, which goes front to back,
+// releases that one. A reader after the end of another (the next module's)
+// releases it with its own.
+TEST_CASE("A reader running ahead of another releases nothing before where it starts") {
+  constexpr uint32_t kHuge = uint32_t{2} << 20;
+  const std::string text = BigText();
+  REQUIRE(text.size() > 4 * kHuge);
+  const fs::path path = WriteTemp("hlolint_ahead_test", text);
+  auto file = SourceFile::Open(path.string(), path.string());
+  REQUIRE(file.ok());
+  const SourceFile& f = **file;
+  REQUIRE(MappedPathAt(f.data()) == fs::canonical(path).string());
+  auto asks_huge = [&](size_t offset) {
+    return SmapsField(f.data() + offset, "VmFlags:").find(" hg") != std::string::npos;
+  };
+  const uint32_t from = 2 * kHuge + kHuge / 2;
+  SuppressionMarkerSink sink;
+  TextReleaser ahead(f, from, &sink);
+  ahead.ReleaseTo(4 * kHuge + 1);
+  CHECK(asks_huge(from - 1));
+  CHECK(asks_huge(from));
+  CHECK(asks_huge(3 * kHuge - 1));
+  CHECK_FALSE(asks_huge(3 * kHuge));
+  CHECK_FALSE(asks_huge(4 * kHuge - 1));
+  CHECK(asks_huge(4 * kHuge));
+  TextReleaser after(f, from);
+  after.ReleaseTo(3 * kHuge);
+  CHECK_FALSE(asks_huge(2 * kHuge));
+  CHECK(asks_huge(2 * kHuge - 1));
+  CHECK(f.text() == text);
+  fs::remove(path);
+}
+
 // A file truncated after it was mapped: reading past its new end would
 // raise SIGBUS. The reader sees zeros there instead, and the file says it
 // changed; an untouched file does not.
