@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -38,6 +40,20 @@ fs::path WriteTemp(const std::string& stem, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   return path;
+}
+
+// A large file opened as hlolint opens it: its text mapped from the file.
+std::unique_ptr<SourceFile> OpenMapped(const fs::path& path) {
+  auto file = SourceFile::Open(path.string(), path.string());
+  REQUIRE(file.ok());
+  REQUIRE(MappedPathAt((*file)->data()) == fs::canonical(path).string());
+  return *std::move(file);
+}
+
+// Whether the mapping that holds text()[offset] asks for huge pages (text
+// released is mapped again without them).
+bool AsksHugePages(const SourceFile& file, size_t offset) {
+  return SmapsField(file.data() + offset, "VmFlags:").find(" hg") != std::string::npos;
 }
 
 // Reads the text front to back as a rule does, releasing behind.
@@ -100,14 +116,10 @@ TEST_CASE("A large file's text starts on a huge page and is released in whole on
   const std::string text = BigText();
   REQUIRE(text.size() > 4 * kHuge);
   const fs::path path = WriteTemp("hlolint_huge_test", text);
-  auto file = SourceFile::Open(path.string(), path.string());
-  REQUIRE(file.ok());
-  const SourceFile& f = **file;
-  REQUIRE(MappedPathAt(f.data()) == fs::canonical(path).string());
+  const auto file = OpenMapped(path);
+  const SourceFile& f = *file;
   CHECK(reinterpret_cast<uintptr_t>(f.data()) % kHuge == 0);
-  auto asks_huge = [&](size_t offset) {
-    return SmapsField(f.data() + offset, "VmFlags:").find(" hg") != std::string::npos;
-  };
+  auto asks_huge = [&](size_t offset) { return AsksHugePages(f, offset); };
   CHECK(asks_huge(0));
   CHECK(asks_huge(3 * kHuge));
   // Up to 1.5 huge pages: the first whole one goes, the half after stays.
@@ -131,31 +143,26 @@ TEST_CASE("A large file's text starts on a huge page and is released in whole on
 // releases that one. A reader after the end of another (the next module's)
 // releases it with its own.
 TEST_CASE("A reader running ahead of another releases nothing before where it starts") {
-  constexpr uint32_t kHuge = uint32_t{2} << 20;
   const std::string text = BigText();
-  REQUIRE(text.size() > 4 * kHuge);
   const fs::path path = WriteTemp("hlolint_ahead_test", text);
-  auto file = SourceFile::Open(path.string(), path.string());
-  REQUIRE(file.ok());
-  const SourceFile& f = **file;
-  REQUIRE(MappedPathAt(f.data()) == fs::canonical(path).string());
-  auto asks_huge = [&](size_t offset) {
-    return SmapsField(f.data() + offset, "VmFlags:").find(" hg") != std::string::npos;
-  };
+  const auto file = OpenMapped(path);
+  const SourceFile& f = *file;
+  constexpr uint32_t kHuge = uint32_t{2} << 20;
+  REQUIRE(f.size() > 4 * kHuge);
   const uint32_t from = 2 * kHuge + kHuge / 2;
   SuppressionMarkerSink sink;
   TextReleaser ahead(f, from, &sink);
   ahead.ReleaseTo(4 * kHuge + 1);
-  CHECK(asks_huge(from - 1));
-  CHECK(asks_huge(from));
-  CHECK(asks_huge(3 * kHuge - 1));
-  CHECK_FALSE(asks_huge(3 * kHuge));
-  CHECK_FALSE(asks_huge(4 * kHuge - 1));
-  CHECK(asks_huge(4 * kHuge));
+  CHECK(AsksHugePages(f, from - 1));
+  CHECK(AsksHugePages(f, from));
+  CHECK(AsksHugePages(f, 3 * kHuge - 1));
+  CHECK_FALSE(AsksHugePages(f, 3 * kHuge));
+  CHECK_FALSE(AsksHugePages(f, 4 * kHuge - 1));
+  CHECK(AsksHugePages(f, 4 * kHuge));
   TextReleaser after(f, from);
   after.ReleaseTo(3 * kHuge);
-  CHECK_FALSE(asks_huge(2 * kHuge));
-  CHECK(asks_huge(2 * kHuge - 1));
+  CHECK_FALSE(AsksHugePages(f, 2 * kHuge));
+  CHECK(AsksHugePages(f, 2 * kHuge - 1));
   CHECK(f.text() == text);
   fs::remove(path);
 }
@@ -166,10 +173,8 @@ TEST_CASE("A reader running ahead of another releases nothing before where it st
 TEST_CASE("A mapped file truncated under the reader reads as zeros past its end") {
   const std::string text = BigText();
   const fs::path path = WriteTemp("hlolint_truncate_test", text);
-  auto file = SourceFile::Open(path.string(), path.string());
-  REQUIRE(file.ok());
-  const SourceFile& f = **file;
-  REQUIRE(MappedPathAt(f.data()) == fs::canonical(path).string());
+  const auto file = OpenMapped(path);
+  const SourceFile& f = *file;
   CHECK_FALSE(f.ChangedWhileRead());
   CHECK(f.text() == text);  // every page read once: all resident still
   f.ReleasePages(0, f.size());  // so the reads below fault them in again
