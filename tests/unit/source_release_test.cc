@@ -119,19 +119,18 @@ TEST_CASE("A large file's text starts on a huge page and is released in whole on
   const auto file = OpenMapped(path);
   const SourceFile& f = *file;
   CHECK(reinterpret_cast<uintptr_t>(f.data()) % kHuge == 0);
-  auto asks_huge = [&](size_t offset) { return AsksHugePages(f, offset); };
-  CHECK(asks_huge(0));
-  CHECK(asks_huge(3 * kHuge));
+  CHECK(AsksHugePages(f, 0));
+  CHECK(AsksHugePages(f, 3 * kHuge));
   // Up to 1.5 huge pages: the first whole one goes, the half after stays.
   f.ReleasePages(0, static_cast<uint32_t>(kHuge + kHuge / 2));
-  CHECK_FALSE(asks_huge(0));
-  CHECK_FALSE(asks_huge(kHuge - 1));
-  CHECK(asks_huge(kHuge));
+  CHECK_FALSE(AsksHugePages(f, 0));
+  CHECK_FALSE(AsksHugePages(f, kHuge - 1));
+  CHECK(AsksHugePages(f, kHuge));
   // From where the last release stopped: its huge page goes whole.
   f.ReleasePages(static_cast<uint32_t>(kHuge + kHuge / 2), static_cast<uint32_t>(2 * kHuge + 1));
-  CHECK_FALSE(asks_huge(kHuge));
-  CHECK_FALSE(asks_huge(2 * kHuge - 1));
-  CHECK(asks_huge(2 * kHuge));
+  CHECK_FALSE(AsksHugePages(f, kHuge));
+  CHECK_FALSE(AsksHugePages(f, 2 * kHuge - 1));
+  CHECK(AsksHugePages(f, 2 * kHuge));
   CHECK(f.text() == text);
   fs::remove(path);
 }
