@@ -434,6 +434,7 @@ bool ModuleParser::ParseComputation(CompId* entry) {
     *entry = id;
   }
   const CompId existing = computation_names_.Insert(name, id);
+  if (fragment_) defined_in_fragment_.Add(NameTable::HashOf(name));
   if (existing != id) {
     error_note_ = ParseError{builder_->computations()[existing].name_offset,
                              "computation previously defined here"};

@@ -268,7 +268,10 @@ class ModuleParser : public ValueParser {
   bool fragment_ = false;
   bool fragment_unusable_ = false;
   const std::atomic<bool>* cancel_ = nullptr;
-  CopyingNameTable external_computations_;
+  ExternalNames external_computations_;
+  // In a fragment, the computations it defines: most that an entry chunk
+  // calls are defined before it, and each would miss in its table.
+  NameFilter defined_in_fragment_;
   CompId fragment_entry_ = kNoId;
   uint32_t fragment_end_ = 0;  // the token after the fragment
   uint32_t merged_fragments_ = 0;  // in this module

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -239,6 +241,77 @@ class CopyingNameTable {
   std::vector<std::unique_ptr<char[]>> chunks_;
   size_t kept_bytes_ = 0;
   size_t used_ = kChunkBytes;  // no chunk yet
+};
+
+// A set of names by one bit of their hash (NameTable::HashOf) in 16 KB: no
+// false "no", about one false "maybe" in eight at 16,000 names. In front of
+// a table of thousands of names that most lookups miss, where each probe
+// would be a cache miss.
+class NameFilter {
+ public:
+  void Add(uint32_t hash) {
+    if (bits_.empty()) bits_.resize(kBits / 64);  // only parsers that use it pay for it
+    bits_[Word(hash)] |= Bit(hash);
+  }
+  bool MayHold(uint32_t hash) const {
+    return !bits_.empty() && (bits_[Word(hash)] & Bit(hash)) != 0;
+  }
+
+ private:
+  static constexpr uint32_t kBits = 1u << 17;
+  // The high bits: the tables index by the low ones.
+  static uint32_t Index(uint32_t hash) { return (hash >> 15) & (kBits - 1); }
+  static size_t Word(uint32_t hash) { return Index(hash) / 64; }
+  static uint64_t Bit(uint32_t hash) { return uint64_t{1} << (Index(hash) % 64); }
+  std::vector<uint64_t> bits_;
+};
+
+// The computations a fragment of a module calls but does not define, one
+// entry per name in the order first met, each standing for an id the merge
+// resolves (ModuleParser::LookupComputation). Not a CopyingNameTable: an
+// entry computation calls a different computation on nearly every line,
+// and looking each new name up in a table of 100,000s would be a cache miss
+// per call. A small direct-mapped cache finds the names called again and
+// again (a reducer); a name it has lost is entered again, under an id of its
+// own, which the merge resolves like any other.
+class ExternalNames {
+ public:
+  // The index of the entry for `name`, added unless the cache has it.
+  uint32_t Refer(std::string_view name) {
+    const uint32_t hash = NameTable::HashOf(name);
+    // The hash first: a slot holding another name is told without reading
+    // that name's entry, a cache miss away.
+    CacheSlot& slot = cache_[hash & (kCacheSlots - 1)];
+    if (slot.hash == hash && slot.index != kEmpty) {
+      const Entry& e = entries_[slot.index];
+      if (e.size == name.size() && BytesEqual(text_.data() + e.offset, name.data(), name.size())) {
+        return slot.index;
+      }
+    }
+    slot = CacheSlot{static_cast<uint32_t>(entries_.size()), hash};
+    entries_.push_back(Entry{static_cast<uint32_t>(text_.size()), static_cast<uint32_t>(name.size())});
+    text_.append(name);
+    return slot.index;
+  }
+  size_t size() const { return entries_.size(); }
+  std::string_view name(size_t index) const {
+    return {text_.data() + entries_[index].offset, entries_[index].size};
+  }
+
+ private:
+  static constexpr size_t kCacheSlots = 1024;
+  static constexpr uint32_t kEmpty = 0xffffffffu;
+  struct Entry {
+    uint32_t offset;
+    uint32_t size;
+  };
+  std::string text_;
+  std::vector<Entry> entries_;
+  struct CacheSlot {
+    uint32_t index = kEmpty;
+    uint32_t hash = 0;
+  };
+  std::array<CacheSlot, kCacheSlots> cache_{};
 };
 
 }  // namespace hlolint

@@ -194,10 +194,12 @@ bool ModuleParser::NeedsFirstHalf(uint32_t offset) {
 }
 
 CompId ModuleParser::LookupComputation(std::string_view name) {
-  const CompId found = computation_names_.Find(name);
-  if (found != NameTable::kNotFound || !fragment_) return found;
-  return external_computations_.Insert(
-      name, kExternalComputation + static_cast<CompId>(external_computations_.size()));
+  if (!fragment_) return computation_names_.Find(name);
+  if (defined_in_fragment_.MayHold(NameTable::HashOf(name))) {
+    const CompId found = computation_names_.Find(name);
+    if (found != NameTable::kNotFound) return found;
+  }
+  return kExternalComputation + external_computations_.Refer(name);
 }
 
 std::unique_ptr<ModuleParser::ParallelParse> ModuleParser::StartParallelParse(
@@ -453,13 +455,13 @@ bool ModuleParser::MergeContinuationAt(ParallelParse& work, CompId computation, 
 }
 
 bool ModuleParser::CanMerge(const ModuleParser& half, std::vector<CompId>* external_to) const {
-  const CopyingNameTable& externals = half.external_computations_;
-  external_to->assign(externals.size(), kNoId);
+  const ExternalNames& externals = half.external_computations_;
+  external_to->resize(externals.size());
   for (size_t k = 0; k < externals.size(); ++k) {
     // Defined before the split, or the one-thread parse fails here.
     const CompId c = computation_names_.Find(externals.name(k));
     if (c == NameTable::kNotFound) return false;
-    (*external_to)[externals.value(k) - kExternalComputation] = c;
+    (*external_to)[k] = c;
   }
   const CopyingNameTable& names = half.computation_names_;
   for (size_t k = 0; k < names.size(); ++k) {

@@ -140,5 +140,39 @@ TEST_CASE("CopyingNameTable answers the same in any lookup order", "[name-table]
   CHECK(table.Find(names[2]) == CopyingNameTable::kNotFound);
 }
 
+TEST_CASE("ExternalNames keeps every name referred to, in order", "[name-table]") {
+  const std::vector<std::string> names = Names(3000);
+  ExternalNames externals;
+  for (uint32_t i = 0; i < names.size(); ++i) {
+    std::string text = names[i];
+    CHECK(externals.Refer(text) == i);
+    CHECK(externals.Refer(text) == i);  // called again at once: the same entry
+    text.assign(text.size(), 'x');      // the source text gone after the call
+  }
+  REQUIRE(externals.size() == names.size());
+  for (uint32_t i = 0; i < names.size(); ++i) CHECK(externals.name(i) == names[i]);
+  // A name referred to again later: its entry, or a new entry of its own
+  // when the cache has lost it; either way the entry names it.
+  const uint32_t again = externals.Refer(names[5]);
+  CHECK(externals.name(again) == names[5]);
+  CHECK((again == 5 || again == names.size()));
+  CHECK(externals.Refer(names[5]) == again);
+}
+
+TEST_CASE("NameFilter never says no to a name it holds", "[name-table]") {
+  const std::vector<std::string> names = Names(16000);
+  NameFilter filter;
+  CHECK_FALSE(filter.MayHold(NameTable::HashOf(names[0])));
+  for (size_t i = 0; i < names.size(); i += 2) filter.Add(NameTable::HashOf(names[i]));
+  size_t maybe_absent = 0;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const bool maybe = filter.MayHold(NameTable::HashOf(names[i]));
+    if (i % 2 == 0) CHECK(maybe);
+    if (i % 2 == 1 && maybe) ++maybe_absent;
+  }
+  // 8,000 names in 131,072 bits: about 6% of the others answer "maybe".
+  CHECK(maybe_absent < names.size() / 2 / 8);
+}
+
 }  // namespace
 }  // namespace hlolint

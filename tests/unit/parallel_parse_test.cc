@@ -233,6 +233,34 @@ TEST_CASE("parallel parse: chunks met from both ends", "[parser][parallel]") {
   for (int round = 0; round < 10; ++round) CheckTinyChunksAgree(*big);
 }
 
+TEST_CASE("parallel parse: a second half that calls many first-half computations",
+          "[parser][parallel]") {
+  // The entry calls each of 1,500 computations twice, more than the
+  // fragment's cache of called names holds between the two calls, and a
+  // reducer on every line: a name referred to under several ids resolves
+  // to the one computation.
+  std::string text = "HloModule m\n\n%add (x: f32[], y: f32[]) -> f32[] {\n"
+                     "  %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n"
+                     "  ROOT %s = f32[] add(f32[] %x, f32[] %y)\n}\n\n";
+  constexpr int kCallees = 1500;
+  for (int c = 0; c < kCallees; ++c) {
+    const std::string n = std::to_string(c);
+    text += "%c" + n + " (p" + n + ": f32[4]) -> f32[4] {\n  ROOT %p" + n +
+            " = f32[4]{0} parameter(0)\n}\n\n";
+  }
+  text += "ENTRY %main (a: f32[4]) -> f32[] {\n  %a = f32[4]{0} parameter(0)\n";
+  for (int round = 0; round < 2; ++round) {
+    for (int c = 0; c < kCallees; ++c) {
+      const std::string n = std::to_string(round) + "_" + std::to_string(c);
+      text += "  %y" + n + " = f32[4]{0} call(f32[4]{0} %a), to_apply=%c" + std::to_string(c) +
+              "\n  %r" + n + " = f32[] reduce(f32[4]{0} %y" + n +
+              ", f32[] constant(0)), dimensions={0}, to_apply=%add\n";
+    }
+  }
+  text += "  ROOT %z = f32[] constant(1)\n}\n";
+  CHECK(CheckSplitBefore(text, "ENTRY") == 1);
+}
+
 TEST_CASE("parallel parse: what the second half cannot settle alone", "[parser][parallel]") {
   // An async-start's wrapped opcode is its callee's root opcode: a callee of
   // the first half makes the first thread parse the second half itself.
