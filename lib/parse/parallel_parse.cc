@@ -581,8 +581,12 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   auto& hashes = to.name_hashes();
   hashes.insert(hashes.end(), from.name_hashes().begin(), from.name_hashes().end());
   to.counted_users += from.counted_users;
-  // Later fragments and chunks may call the fragment's computations.
+  // Later fragments and chunks may call the fragment's computations. The
+  // table of a module of 100,000s of computations is far bigger than the
+  // caches: each slot is fetched a few names ahead.
+  constexpr size_t kAhead = 8;
   for (size_t k = 0; k < names.size(); ++k) {
+    if (k + kAhead < names.size()) computation_names_.Prefetch(names.name(k + kAhead));
     computation_names_.Insert(names.name(k), names.value(k) + comp_base);
   }
 
