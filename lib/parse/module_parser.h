@@ -274,6 +274,7 @@ class ModuleParser : public ValueParser {
   NameFilter defined_in_fragment_;
   CompId fragment_entry_ = kNoId;
   uint32_t fragment_end_ = 0;  // the token after the fragment
+  uint32_t fragment_stop_ = 0;  // where the fragment's chunk ends; 0: the file's end
   uint32_t merged_fragments_ = 0;  // in this module
   SuppressionMarkerSink fragment_markers_;
   // A continuation fragment: its stubs in creation order, and its ROOT.

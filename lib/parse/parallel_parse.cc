@@ -332,6 +332,7 @@ void ModuleParser::ParseChunks(ParallelParse* work, ModuleParser* owner) {
 bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel, uint32_t stop) {
   BeginModule(lexer_.offset());
   fragment_ = true;
+  fragment_stop_ = stop;
   cancel_ = &cancel;
   ReserveFor((stop != 0 ? stop : file_.size()) - lexer_.offset());
   parsed_text_.emplace(file_, lexer_.offset(), &fragment_markers_);
