@@ -145,9 +145,11 @@ class CopyingNameTable {
   // name found last and the two inserted after it are tried first (their
   // copies lie side by side), before the table, whose slots in a module of
   // 100,000s of computations are each a cache miss.
-  uint32_t Find(std::string_view name) const {
+  uint32_t Find(std::string_view name) const { return FindHashed(name, NameTable::HashOf(name)); }
+  // Find with `hash` == NameTable::HashOf(name) already computed.
+  uint32_t FindHashed(std::string_view name, uint32_t hash) const {
     const uint32_t recent = FindRecent(name);
-    return recent != kNotFound ? recent : FindInTable(name, NameTable::HashOf(name));
+    return recent != kNotFound ? recent : FindInTable(name, hash);
   }
   // Starts loading the table slot of a name to be inserted later.
   void Prefetch(std::string_view name) const { table_.Prefetch(NameTable::HashOf(name)); }
@@ -277,8 +279,9 @@ class NameFilter {
 class ExternalNames {
  public:
   // The index of the entry for `name`, added unless the cache has it.
-  uint32_t Refer(std::string_view name) {
-    const uint32_t hash = NameTable::HashOf(name);
+  uint32_t Refer(std::string_view name) { return ReferHashed(name, NameTable::HashOf(name)); }
+  // Refer with `hash` == NameTable::HashOf(name) already computed.
+  uint32_t ReferHashed(std::string_view name, uint32_t hash) {
     // The hash first: a slot holding another name is told without reading
     // that name's entry, a cache miss away.
     CacheSlot& slot = cache_[hash & (kCacheSlots - 1)];

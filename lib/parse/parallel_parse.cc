@@ -195,11 +195,13 @@ bool ModuleParser::NeedsFirstHalf(uint32_t offset) {
 
 CompId ModuleParser::LookupComputation(std::string_view name) {
   if (!fragment_) return computation_names_.Find(name);
-  if (defined_in_fragment_.MayHold(NameTable::HashOf(name))) {
-    const CompId found = computation_names_.Find(name);
+  // One hash for the filter, the table and the called names.
+  const uint32_t hash = NameTable::HashOf(name);
+  if (defined_in_fragment_.MayHold(hash)) {
+    const CompId found = computation_names_.FindHashed(name, hash);
     if (found != NameTable::kNotFound) return found;
   }
-  return kExternalComputation + external_computations_.Refer(name);
+  return kExternalComputation + external_computations_.ReferHashed(name, hash);
 }
 
 std::unique_ptr<ModuleParser::ParallelParse> ModuleParser::StartParallelParse(
