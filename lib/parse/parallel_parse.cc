@@ -614,7 +614,8 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     return NamedAs(half.module_->text(in.name_offset, half.module_->NameSize(in)), half_hashes[f]);
   };
 
-  // Everything that can refuse the merge is checked before anything changes.
+  // Everything that can refuse the merge is checked before anything changes
+  // (but the names, whose inserts are undone on a refusal).
   if (half.continuation_root_ != kNoId && *root != kNoId) return false;  // two ROOTs
   std::vector<CompId> external_to;
   if (!CanMerge(half, &external_to)) return false;
@@ -632,30 +633,6 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     if (!SameShape(shape(to.instructions()[found].shape), declared)) return false;
     stub_to[k] = found;
   }
-  // No name is defined on both sides of the cut. The table of a large
-  // computation is far bigger than the caches: its slots are fetched a few
-  // names ahead.
-  const std::vector<InstrId>& half_order = half.scope_order_[0];
-  constexpr size_t kAhead = 16;
-  auto prefetch_ahead = [&](size_t i) {
-    if (i + kAhead < half_order.size()) {
-      scope.Prefetch(static_cast<uint32_t>(half_hashes[half_order[i + kAhead]]));
-    }
-  };
-  for (size_t i = 0; i < half_order.size(); ++i) {
-    prefetch_ahead(i);
-    const InstrId f = half_order[i];
-    if (half_instrs[f].flags & Instruction::kAnonymous) continue;
-    if (scope.FindHashedIf(static_cast<uint32_t>(half_hashes[f]), named_as_half(f)) !=
-        ScopeNameTable::kNotFound) {
-      return false;
-    }
-  }
-
-  std::vector<ShapeId> shape_to;
-  std::vector<uint32_t> key_to;
-  MergeShapesAndKeys(half, &shape_to, &key_to);
-
   // Ids through a map: the stubs become the instructions they stand for,
   // the rest follow this module's last instruction in order.
   std::vector<InstrId> id_to(half_instrs.size());
@@ -666,6 +643,33 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
       id_to[f] = k < half.stubs_.size() && half.stubs_[k] == f ? stub_to[k++] : next++;
     }
   }
+  // The names go into this scope's table, which also finds any name
+  // defined on both sides of the cut; then the inserts so far are undone
+  // and nothing has changed. One probe a name: the table of a large
+  // computation is far bigger than the caches, so its slots are fetched a
+  // few names ahead.
+  const std::vector<InstrId>& half_order = half.scope_order_[0];
+  constexpr size_t kAhead = 16;
+  scope.MakeRoomFor(half_order.size());
+  for (size_t i = 0; i < half_order.size(); ++i) {
+    if (i + kAhead < half_order.size()) {
+      scope.Prefetch(static_cast<uint32_t>(half_hashes[half_order[i + kAhead]]));
+    }
+    const InstrId f = half_order[i];
+    if (half_instrs[f].flags & Instruction::kAnonymous) continue;
+    const auto hash = static_cast<uint32_t>(half_hashes[f]);
+    if (scope.InsertHashedIf(hash, id_to[f], named_as_half(f)) == id_to[f]) continue;
+    while (i-- > 0) {
+      const InstrId g = half_order[i];
+      if (half_instrs[g].flags & Instruction::kAnonymous) continue;
+      scope.UndoInsert(static_cast<uint32_t>(half_hashes[g]), id_to[g]);
+    }
+    return false;
+  }
+
+  std::vector<ShapeId> shape_to;
+  std::vector<uint32_t> key_to;
+  MergeShapesAndKeys(half, &shape_to, &key_to);
   const uint32_t comp_base = static_cast<uint32_t>(to.computations().size());
   const uint32_t order_base = static_cast<uint32_t>(to.order().size());
   const uint32_t attr_base = static_cast<uint32_t>(to.attributes().size());
@@ -720,16 +724,11 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     computation_names_.Insert(names.name(k), comp_to(names.value(k)));
   }
 
-  // The computation goes on here: its instructions, names, compact
-  // get-tuple-elements and async chains as if this thread had read them.
+  // The computation goes on here: its instructions (their names are in
+  // the table already), compact get-tuple-elements and async chains as if
+  // this thread had read them.
   std::vector<InstrId>& scope_order = scope_order_[scope_depth_ - 1];
-  for (size_t i = 0; i < half_order.size(); ++i) {
-    prefetch_ahead(i);
-    const InstrId f = half_order[i];
-    scope_order.push_back(id_to[f]);
-    if (half_instrs[f].flags & Instruction::kAnonymous) continue;
-    scope.InsertHashedIf(static_cast<uint32_t>(half_hashes[f]), id_to[f], named_as_half(f));
-  }
+  for (const InstrId f : half_order) scope_order.push_back(id_to[f]);
   for (const auto& [key, gte] : half.gte_cache_[0]) {
     const uint64_t tuple = id_to[static_cast<InstrId>(key >> 32)];
     gte_cache_[scope_depth_ - 1].emplace((tuple << 32) | (key & 0xffffffffu), id_to[gte]);

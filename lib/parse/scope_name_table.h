@@ -56,6 +56,31 @@ class ScopeNameTable {
     size_ = 0;
   }
 
+  // Grows the table now so that the next `count` inserts do not, which
+  // makes them undoable (UndoInsert).
+  void MakeRoomFor(size_t count) {
+    while ((size_ + count + 1) * 4 > slots_.size() * 3) Grow();
+  }
+
+  // Takes back the insert of `id` under `hash`. Inserts made since
+  // MakeRoomFor and undone last first leave the table as it was before
+  // them: with linear probing each went to the first free slot of its
+  // probe sequence, which is free again once every later one is undone.
+  void UndoInsert(uint32_t hash, uint32_t id) {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask, probes = 0; probes <= mask; i = (i + 1) & mask, ++probes) {
+      if (slots_[i].stored == id + 1) {
+        slots_[i] = Slot{};
+        --size_;
+        break;
+      }
+    }
+    // The insert left the id here unless a later one (undone already, and
+    // emptied then) replaced it: either way no undone id stays behind.
+    Slot& r = recent_[RecentIndex(hash)];
+    if (r.stored == id + 1) r = Slot{};
+  }
+
   // The table's memory (tests check Reserve's bound with it).
   size_t SlotBytes() const { return slots_.size() * sizeof(Slot); }
 

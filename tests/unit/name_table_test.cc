@@ -112,6 +112,40 @@ TEST_CASE("ScopeNameTable reserved for a large scope", "[name-table]") {
   for (uint32_t id = 0; id < 9000; id += 11) CHECK(big.Find(id) == id);
 }
 
+// The two-thread parse inserts the other half's names and, on finding one
+// defined on both sides, undoes them: the table must be as before.
+TEST_CASE("ScopeNameTable undoes the inserts made after MakeRoomFor", "[name-table]") {
+  constexpr uint32_t kNotFound = ScopeNameTable::kNotFound;
+  ScopeTableOverNames t(4000);
+  t.table.Begin(0);
+  for (uint32_t id = 0; id < 1000; ++id) CHECK(t.Insert(id) == id);
+  t.table.MakeRoomFor(3000);
+  const size_t bytes = t.table.SlotBytes();
+  for (uint32_t id = 1000; id < 4000; ++id) CHECK(t.Insert(id) == id);
+  CHECK(t.table.SlotBytes() == bytes);  // no growth: the undo's premise
+  for (uint32_t id = 4000; id-- > 1000;) t.table.UndoInsert(ScopeTableOverNames::Hash(t.names[id]), id);
+  for (uint32_t id = 0; id < 1000; ++id) CHECK(t.Find(id) == id);
+  for (uint32_t id = 1000; id < 4000; ++id) CHECK(t.Find(id) == kNotFound);
+  for (uint32_t id = 1000; id < 4000; id += 3) CHECK(t.Insert(id) == id);
+  CHECK(t.Find(3997) == 3997);
+
+  // Names of one hash share a probe run: undoing the run's tail leaves its
+  // head where lookups find it, and the recent-name cache forgets the tail.
+  ScopeTableOverNames same(40);
+  auto insert = [&](uint32_t id) { return same.table.InsertHashedIf(7, id, same.Named(same.names[id])); };
+  auto find = [&](uint32_t id) { return same.table.FindHashedIf(7, same.Named(same.names[id])); };
+  same.table.Begin(0);
+  for (uint32_t id = 0; id < 20; ++id) CHECK(insert(id) == id);
+  same.table.MakeRoomFor(20);
+  for (uint32_t id = 20; id < 40; ++id) CHECK(insert(id) == id);
+  CHECK(find(39) == 39);
+  for (uint32_t id = 40; id-- > 20;) same.table.UndoInsert(7, id);
+  for (uint32_t id = 0; id < 20; ++id) CHECK(find(id) == id);
+  for (uint32_t id = 20; id < 40; ++id) CHECK(find(id) == kNotFound);
+  CHECK(insert(39) == 39);
+  CHECK(find(39) == 39);
+}
+
 TEST_CASE("CopyingNameTable answers the same in any lookup order", "[name-table]") {
   const std::vector<std::string> names = Names(5000);
   CopyingNameTable table;

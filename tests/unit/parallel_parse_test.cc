@@ -366,6 +366,10 @@ TEST_CASE("parallel parse: what a continuation cannot settle alone", "[parser][p
   // A name defined on both sides of the cut, a name defined nowhere, and
   // two ROOTs: the one-thread errors.
   CHECK(CheckContinuationAt(with("%t = (f32[8]{0}", "%f = (f32[8]{0}"), "%f = (f32[8]") == 0);
+  // ... found after names the merge has entered already (%g, %r), which it
+  // takes out again (ScopeNameTable::UndoInsert, tested on its own) before
+  // the first thread parses the chunk itself.
+  CHECK(CheckContinuationAt(with("%t = (f32[8]{0}", "%f = (f32[8]{0}"), "%g = f32[8]{0} fusion") == 0);
   CHECK(CheckContinuationAt(with("s32[] %c)\n  ROOT", "s32[] %nowhere)\n  ROOT"), "%t = ") == 0);
   CHECK(CheckContinuationAt(with("  %g = f32[8]{0} fusion", "  ROOT %g = f32[8]{0} fusion"),
                             "%t = ") == 0);
