@@ -984,6 +984,14 @@ bool ValueParser::SkipPlainMetadata() {
 
 const char* ValueParser::PlainMetadataEnd(const char* p) const {
   const char* const end = file_.data() + file_.size();
+  // The reading stops at the first '}' and looks at no byte after it.
+  const size_t last_size = last_metadata_size_;
+  if (last_size != 0 && static_cast<size_t>(end - p) >= last_size && last_metadata_ < p &&
+      static_cast<size_t>(p - last_metadata_) <= TextReleaser::kMargin &&
+      std::memcmp(p, last_metadata_, last_size) == 0) {
+    return p + last_size;
+  }
+  const char* const begin = p;
   uint32_t seen = 0;
   while (*p != '}') {
     size_t key_size;
@@ -1016,6 +1024,8 @@ const char* ValueParser::PlainMetadataEnd(const char* p) const {
       return nullptr;
     }
   }
+  last_metadata_ = begin;
+  last_metadata_size_ = static_cast<size_t>(p + 1 - begin);
   return p + 1;
 }
 

@@ -181,6 +181,12 @@ class ValueParser {
   const char* PlainMetadataEnd(const char* p) const;
 
  private:
+  // The metadata PlainMetadataEnd read last, from after its '{' to after its
+  // '}': consecutive instructions of one source op print the same, and the
+  // same bytes read the same.
+  mutable const char* last_metadata_ = nullptr;
+  mutable size_t last_metadata_size_ = 0;
+
   bool ParseShapeImpl(ShapeId* out);
   bool ParseDimensionSizes(Shape* shape);
   // The checks XLA's MakeValidatedTupleShape makes on each element.

@@ -461,6 +461,25 @@ TEST_CASE("fast paths: repeated shardings and replica groups taken again", "[par
   }
 }
 
+TEST_CASE("fast paths: repeated metadata taken again", "[parser][fast]") {
+  // Metadata equal byte for byte to the last valid one (its closing brace
+  // included) is taken again; a longer text it begins, an invalid one, or
+  // any other is read again.
+  const std::vector<std::string> metadata = {
+      "{op_name=\"a\"}", "{op_name=\"a\" source_line=3}", "{op_name=\"a\" op_name=\"b\"}",
+      "{op_name=\"a\"}}", "{op_name=\"a\\\"b\"}", "{}", "{op_name=\"a\",source_line=3}",
+      "{op_name=\"ab\"}", "{source_line=1234567890}", "{op_name=\"a\" }",
+      "{op_type=\"x\" op_name=\"a\"}", "{op_name=\"a\"} "};
+  for (const std::string& first : metadata) {
+    for (const std::string& second : metadata) {
+      CheckText("HloModule m\nENTRY e {\n  %p = f32[2]{0} parameter(0)\n"
+                "  %a = f32[2]{0} negate(f32[2]{0} %p), metadata=" + first + "\n"
+                "  %b = f32[2]{0} negate(f32[2]{0} %a), metadata=" + second + "\n"
+                "  ROOT %c = f32[2]{0} negate(f32[2]{0} %b), metadata=" + first + ", sharding={replicated}\n}\n");
+    }
+  }
+}
+
 TEST_CASE("fast paths: small scalar constants read byte-wise or handed back", "[parser][fast]") {
   for (const char* type : {"f16", "bf16", "f32", "f64", "s8", "u8", "s16", "u16", "s32", "s64", "u32",
                            "u64", "pred", "c64", "f8e4m3fn", "s4", "token"}) {
