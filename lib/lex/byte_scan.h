@@ -79,6 +79,49 @@ inline const char* ScanToControlOrSpace(const char* p, const char* end) {
   return p;
 }
 
+// After the bracket that closes the one at p, counting (, [ and { as
+// opening and ), ] and } as closing; `limit` when that is not before it;
+// null at a control byte before it. A tuple's text is mostly element types
+// and sizes between its brackets: 16 bytes at a time, stopping only at
+// brackets and control bytes.
+inline const char* BalancedEnd(const char* p, const char* limit) {
+  int depth = 0;
+#ifdef __SSE2__
+  const __m128i control = _mm_set1_epi8(0x1f);
+  while (limit - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const auto is = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+    const auto open = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(is('('), is('[')), is('{'))));
+    const auto close = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(is(')'), is(']')), is('}'))));
+    const auto below_space =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, control), v)));
+    for (unsigned stops = open | close | below_space; stops != 0; stops &= stops - 1) {
+      const unsigned bit = stops & -stops;
+      if (below_space & bit) return nullptr;
+      if (open & bit) {
+        ++depth;
+      } else if (--depth == 0) {
+        return p + __builtin_ctz(bit) + 1;
+      }
+    }
+    p += 16;
+  }
+#endif
+  for (; p < limit; ++p) {
+    const char c = *p;
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) return p + 1;
+    } else if (static_cast<unsigned char>(c) < ' ') {
+      return nullptr;
+    }
+  }
+  return limit;
+}
+
 // Where the shape text starting at p presumably ends, for looking shapes
 // up by exact text: an array shape runs to the first space or control byte
 // less the ',' and ')' that close what encloses it; a tuple to its closing
@@ -90,20 +133,8 @@ inline const char* ScanToControlOrSpace(const char* p, const char* end) {
 inline const char* ShapeTextEnd(const char* p, const char* limit) {
   const char* const begin = p;
   if (*p == '(') {
-    int depth = 0;
-    for (; p < limit; ++p) {
-      const char c = *p;
-      if (c == '(' || c == '[' || c == '{') {
-        ++depth;
-      } else if (c == ')' || c == ']' || c == '}') {
-        if (--depth == 0) {
-          ++p;
-          break;
-        }
-      } else if (static_cast<unsigned char>(c) < ' ') {
-        return nullptr;
-      }
-    }
+    p = BalancedEnd(p, limit);
+    if (p == nullptr) return nullptr;
   } else {
     p = ScanToControlOrSpace(p, limit);
     while (p > begin && (p[-1] == ',' || p[-1] == ')')) --p;

@@ -36,3 +36,48 @@ TEST_CASE("SkipIdentChars stops at the first byte of every non-identifier value"
   CHECK(SkipIdentChars(whole.c_str(), whole.c_str() + whole.size()) ==
         whole.c_str() + whole.size());
 }
+
+namespace {
+
+// BalancedEnd one byte at a time, as ShapeTextEnd read tuples before.
+const char* BalancedEndBytewise(const char* p, const char* limit) {
+  int depth = 0;
+  for (; p < limit; ++p) {
+    const char c = *p;
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) return p + 1;
+    } else if (static_cast<unsigned char>(c) < ' ') {
+      return nullptr;
+    }
+  }
+  return limit;
+}
+
+}  // namespace
+
+TEST_CASE("BalancedEnd finds the closing bracket the byte-wise reading finds", "[byte_scan]") {
+  // A tuple's text long enough for several 16-byte loads and a byte-wise
+  // tail, with every byte value put at every position, and every limit.
+  const std::string tuple =
+      "(f32[8,128]{1,0:T(8,128)}, (s32[], bf16[2]{0}), pred[]) %p, f32[] %q)";
+  int mismatches = 0;
+  for (int value = 0; value < 256; ++value) {
+    for (size_t at = 1; at < tuple.size(); ++at) {
+      std::string text = tuple;
+      text[at] = static_cast<char>(value);
+      const char* begin = text.c_str();
+      for (size_t limit = 1; limit <= text.size(); limit += 7) {
+        if (BalancedEnd(begin, begin + limit) != BalancedEndBytewise(begin, begin + limit)) {
+          ++mismatches;
+        }
+      }
+    }
+  }
+  CHECK(mismatches == 0);
+  // Where it ends: after the tuple's own ')', before the text that follows.
+  const char* begin = tuple.c_str();
+  CHECK(BalancedEnd(begin, begin + tuple.size()) - begin == 55);
+  CHECK(ShapeTextEnd(begin, begin + tuple.size()) - begin == 55);
+}
