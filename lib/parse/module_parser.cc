@@ -555,9 +555,11 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
 // table is sized from the text left and the bytes per instruction so far,
 // in at most an eighth of the text left (an entry of a few instructions and
 // huge literals, or one not printed last, costs little more than before).
-// A fragment of the two-thread parse sizes it for the text left in its
-// chunk: its chunk often starts just before the entry, with too few
-// instructions to go by, and then takes ReserveFor's guess.
+// With too few instructions before it to go by (a module before
+// optimizations is its entry after a few reducers; a fragment of the
+// two-thread parse often starts just before the entry), it takes
+// ReserveFor's guess per instruction. A fragment sizes it for the text left
+// in its chunk.
 void ModuleParser::ReserveEntryScope(uint32_t entry_offset) {
   constexpr size_t kMinSample = 1024;   // instructions before guessing
   constexpr size_t kMaxTextShare = 8;   // table bytes <= text left / this
@@ -565,7 +567,7 @@ void ModuleParser::ReserveEntryScope(uint32_t entry_offset) {
   const size_t parsed = builder_->instructions().size();
   const size_t parsed_bytes = entry_offset - builder_->begin_offset();
   const bool sampled = parsed >= kMinSample && parsed_bytes != 0;
-  if (continuation_ || (!fragment_ && !sampled)) return;
+  if (continuation_) return;
   const size_t end = fragment_ && fragment_stop_ != 0 ? fragment_stop_ : file_.size();
   if (end <= entry_offset) return;
   const size_t left = end - entry_offset;
