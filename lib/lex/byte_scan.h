@@ -79,6 +79,22 @@ inline const char* ScanToControlOrSpace(const char* p, const char* end) {
   return p;
 }
 
+// BalancedEnd one byte at a time, from `depth` brackets open: its tail,
+// and what the tests hold it to.
+inline const char* BalancedEndBytewise(const char* p, const char* limit, int depth = 0) {
+  for (; p < limit; ++p) {
+    const char c = *p;
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) return p + 1;
+    } else if (static_cast<unsigned char>(c) < ' ') {
+      return nullptr;
+    }
+  }
+  return limit;
+}
+
 // After the bracket that closes the one at p, counting (, [ and { as
 // opening and ), ] and } as closing; `limit` when that is not before it;
 // null at a control byte before it. A tuple's text is mostly element types
@@ -109,17 +125,7 @@ inline const char* BalancedEnd(const char* p, const char* limit) {
     p += 16;
   }
 #endif
-  for (; p < limit; ++p) {
-    const char c = *p;
-    if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      if (--depth == 0) return p + 1;
-    } else if (static_cast<unsigned char>(c) < ' ') {
-      return nullptr;
-    }
-  }
-  return limit;
+  return BalancedEndBytewise(p, limit, depth);
 }
 
 // Where the shape text starting at p presumably ends, for looking shapes

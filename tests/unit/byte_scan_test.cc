@@ -37,29 +37,11 @@ TEST_CASE("SkipIdentChars stops at the first byte of every non-identifier value"
         whole.c_str() + whole.size());
 }
 
-namespace {
-
-// BalancedEnd one byte at a time, as ShapeTextEnd read tuples before.
-const char* BalancedEndBytewise(const char* p, const char* limit) {
-  int depth = 0;
-  for (; p < limit; ++p) {
-    const char c = *p;
-    if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      if (--depth == 0) return p + 1;
-    } else if (static_cast<unsigned char>(c) < ' ') {
-      return nullptr;
-    }
-  }
-  return limit;
-}
-
-}  // namespace
-
 TEST_CASE("BalancedEnd finds the closing bracket the byte-wise reading finds", "[byte_scan]") {
   // A tuple's text long enough for several 16-byte loads and a byte-wise
-  // tail, with every byte value put at every position, and every limit.
+  // tail, with every byte value put at every position, and limits from
+  // 1 byte on in steps of 7, against BalancedEndBytewise (the loop
+  // ShapeTextEnd ran before).
   const std::string tuple =
       "(f32[8,128]{1,0:T(8,128)}, (s32[], bf16[2]{0}), pred[]) %p, f32[] %q)";
   int mismatches = 0;
