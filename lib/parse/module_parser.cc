@@ -570,7 +570,10 @@ void ModuleParser::ReserveEntryScope(uint32_t entry_offset) {
   if (continuation_) return;
   const size_t end = fragment_ && fragment_stop_ != 0 ? fragment_stop_ : file_.size();
   if (end <= entry_offset) return;
-  const size_t left = end - entry_offset;
+  // Of a file of several modules, this one is likely the size of the one
+  // before (as ReserveFor guesses): sizing every entry's table for the rest
+  // of the file would fill a table per module, quadratic in their number.
+  const size_t left = std::min<size_t>(end - entry_offset, previous_module_bytes_);
   const size_t expected = sampled ? left * parsed / parsed_bytes : left / kGuessBytesPerInstruction;
   EnsureScopeStorage(0);
   scopes_[0].Reserve(expected, left / kMaxTextShare);
