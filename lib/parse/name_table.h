@@ -215,7 +215,9 @@ class CopyingNameTable {
 
   std::string_view Copy(std::string_view name) {
     if (name.size() > kChunkBytes - used_) {
-      chunks_.push_back(std::make_unique<char[]>(std::max(kChunkBytes, name.size())));
+      // Not zeroed: only copied names are read back, and a module's first
+      // chunk (64 KB) would cost more to clear than its names to copy.
+      chunks_.push_back(std::make_unique_for_overwrite<char[]>(std::max(kChunkBytes, name.size())));
       kept_bytes_ += std::max(kChunkBytes, name.size());
       used_ = 0;
     }

@@ -225,7 +225,7 @@ std::unique_ptr<SourceFile> SourceFile::FromString(std::string display_path,
   size_t size = std::min<size_t>(text.size(), kMaxSourceBytes);
   // Zero padding past the end: the NUL sentinel, and room for the lexer's
   // 16-byte loads (an mmap'd file gets a whole zero page instead).
-  file->owned_ = std::make_unique<char[]>(size + kSentinelBytes);
+  file->owned_ = std::make_unique_for_overwrite<char[]>(size + kSentinelBytes);
   std::memcpy(file->owned_.get(), text.data(), size);
   std::memset(file->owned_.get() + size, 0, kSentinelBytes);
   file->data_ = file->owned_.get();
