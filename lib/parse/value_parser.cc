@@ -984,10 +984,13 @@ bool ValueParser::SkipPlainMetadata() {
 
 const char* ValueParser::PlainMetadataEnd(const char* p) const {
   const char* const end = file_.data() + file_.size();
-  // The reading stops at the first '}' and looks at no byte after it.
+  // The reading stops at the first '}' and looks at no byte after it. The
+  // last 8 bytes first, inline: most metadata that differs differs there
+  // (`source_line=N}`), and all of it begins alike (`op_type=`).
   const size_t last_size = last_metadata_size_;
   if (last_size != 0 && static_cast<size_t>(end - p) >= last_size && last_metadata_ < p &&
       static_cast<size_t>(p - last_metadata_) <= TextReleaser::kMargin &&
+      (last_size < 8 || BytesEqual(p + last_size - 8, last_metadata_ + last_size - 8, 8)) &&
       std::memcmp(p, last_metadata_, last_size) == 0) {
     return p + last_size;
   }
