@@ -57,6 +57,23 @@ inline long ResidentKbInRange(const void* begin, const void* end) {
   return total;
 }
 
+// The /proc/self/maps line of the mapping holding `address` ("" when
+// nothing is mapped there).
+inline std::string MapsLineAt(const void* address) {
+  const auto target = reinterpret_cast<uintptr_t>(address);
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream fields(line);
+    if ((fields >> std::hex >> begin >> dash >> end) && begin <= target && target < end) {
+      return line;
+    }
+  }
+  return "";
+}
+
 // The path of the file mapped at `address` (/proc/self/maps), or "" when
 // the memory there is anonymous or unmapped.
 inline std::string MappedPathAt(const void* address) {
