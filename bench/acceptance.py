@@ -17,7 +17,9 @@ interleaved rounds so a slow minute of a shared machine hits every row:
               ceiling for two workers).
 
 Then prints the machine (CPU model, cores, kernel), the build, and one line
-per acceptance item: target, measured range over the rounds, met or not.
+per acceptance item: target, measured range over the rounds, met or not;
+last, how much of each large file's text the page cache held in 2 MB
+folios when it was mapped.
 Ranges are over rounds; each round's figure is the best of its runs. The
 verdict holds only if every round meets the target ("in N of M rounds"
 otherwise). Never run as a timed test: CI runs --smoke only, whose figures
@@ -63,6 +65,11 @@ def lint_bench_figures(text):
             fig["ratio"] = float(f[8].rstrip("x"))
         elif line.startswith("peak RSS"):
             fig["rss"] = float(re.search(r"\(([\d.]+)x", line).group(1))
+        elif line.startswith("text"):
+            # A mapped file: how much of it the page cache held in 2 MB folios.
+            m = re.search(r"mapped in 2 MB pages: ([\d.]+)%", line)
+            if m:
+                fig["huge_text"] = float(m.group(1))
     return fig
 
 
@@ -214,6 +221,14 @@ def main():
         print(f"| `--jobs 2` / `--jobs 1`, 200 files of 1 MB ({jobs_rounds} rounds; two processes "
               f"on the halves: {ceiling:.2f}×) | ≥ 1.8× | {med:.2f}× from medians, per round "
               f"{per_round:.2f}× ({lo:.2f}–{hi:.2f}) | {'yes' if med >= 1.8 else 'no'} |")
+    # The large files' text is mapped, and in 4 KB folios it lints far
+    # slower (see docs/performance.md "How to reproduce"): say how it was.
+    huge = [f"{n} {span(col(n, 'huge_text'))}%" for n in ("10M", "200M-after", "200M-before", "1G")
+            if col(n, "huge_text")]
+    if huge:
+        print()
+        print("text mapped in 2 MB pages (lint_bench's `text` line, range over rounds): "
+              + ", ".join(huge))
     return 0
 
 
