@@ -10,6 +10,10 @@ interleaved rounds so a slow minute of a shared machine hits every row:
 
   rows        bench/lint_bench on each input (one thread, then two): newline
               floor, parse and lint MB/s, lint / newlines, peak RSS / input;
+              on the 200 MB and 1 GB inputs with --pause-ms (default 2500)
+              before each timed run, so each pays for fresh memory as a new
+              hlolint process does on a VM whose host takes freed memory
+              back (docs/performance.md, "How to reproduce");
   linearity   a round of bench/linearity.sh: parse and lint ms per MB of
               the 1 MB and the 1 GB file, each in a process of its own;
   jobs        bench/jobs_bench.py: --jobs 1 against --jobs 2 on 200 files
@@ -137,6 +141,8 @@ def main():
     ap.add_argument("--work", default="/tmp/hlolint-acceptance")
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--jobs-rounds", type=int, default=9)
+    ap.add_argument("--pause-ms", type=int, default=2500,
+                    help="lint_bench --pause-ms for the 200 MB and 1 GB rows (0: none)")
     ap.add_argument("--smoke", action="store_true", help="tiny inputs, one round each")
     args = ap.parse_args()
     lint_bench = os.path.join(args.build, "bench", "lint_bench")
@@ -168,8 +174,9 @@ def main():
             files = corpus if size is None else [inputs[(size, style)]]
             if not files:
                 continue
+            pause = 0 if args.smoke or size not in ("200M", "1G") else args.pause_ms
             out = run([lint_bench, "--runs", str(1 if args.smoke else runs),
-                       "--threads", str(threads)] + files)
+                       "--threads", str(threads), "--pause-ms", str(pause)] + files)
             rows[name].append(lint_bench_figures(out))
         # One round of bench/linearity.sh, on the 1M and 1G files written above.
         linearity.append(linearity_round(run([os.path.join(HERE, "linearity.sh"), args.build,
@@ -189,6 +196,8 @@ def main():
     print(f"Issue 7 acceptance, {started}, {rounds} round(s){' (smoke: figures mean nothing)' if args.smoke else ''}")
     print(f"machine: {machine()}")
     print(f"build:   {build_info(args.build)}")
+    if not args.smoke:
+        print(f"pauses:  {args.pause_ms} ms before each timed run of the 200 MB and 1 GB rows")
     if not corpus and not args.smoke:
         print(f"corpus:  not found at {CORPUS_HUGE}: its rows are skipped")
     print()

@@ -18,9 +18,17 @@
 // better on a shared machine than separate processes (--mode none: only
 // these). --versus-rules N: the same, but both sides have N threads and one
 // runs its rules on one thread: what parallel rules add to a parallel parse.
+// --pause-ms N: before each timed parse and lint of a large input, after
+// giving the heap back, wait N ms. On a virtual machine whose host takes
+// back the memory a guest frees (after a second or two), memory freed a
+// moment before is backed still and costs ~20 times less to touch again
+// than memory after a pause: without the pause, runs after the first
+// reuse the previous run's pages cheaply, as a new hlolint process started
+// seconds after the last one would not (see docs/performance.md).
 //
 //   lint_bench [--runs N] [--mode all|parse|lint|none] [--without CATEGORY] [--threads N]
-//              [--rules-min-bytes B] [--versus-threads N | --versus-rules N] FILE...
+//              [--rules-min-bytes B] [--versus-threads N | --versus-rules N]
+//              [--pause-ms N] FILE...
 #include <fcntl.h>
 #include <malloc.h>
 #include <unistd.h>
@@ -35,6 +43,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../tests/unit/proc_smaps.h"  // SmapsField, shared with the tests
@@ -112,6 +121,7 @@ int main(int argc, char** argv) {
   uint32_t rules_min_bytes = LintOptions::kParallelRulesMinBytes;
   int versus_threads = 0;
   bool versus_rules_only = false;
+  int pause_ms = 0;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
@@ -127,6 +137,8 @@ int main(int argc, char** argv) {
                i + 1 < argc) {
       versus_rules_only = !std::strcmp(argv[i], "--versus-rules");
       versus_threads = std::max(2, std::atoi(argv[++i]));
+    } else if (!std::strcmp(argv[i], "--pause-ms") && i + 1 < argc) {
+      pause_ms = std::max(0, std::atoi(argv[++i]));
     } else if (!std::strcmp(argv[i], "--rules-min-bytes") && i + 1 < argc) {
       rules_min_bytes = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
     } else {
@@ -136,7 +148,7 @@ int main(int argc, char** argv) {
   if (paths.empty()) {
     std::cerr << "usage: lint_bench [--runs N] [--mode all|parse|lint] [--without CATEGORY] "
                  "[--threads N] [--rules-min-bytes B] [--versus-threads N | --versus-rules N] "
-                 "FILE...\n";
+                 "[--pause-ms N] FILE...\n";
     return 2;
   }
   uint64_t bytes = 0, mapped_text_kb = 0, huge_text_kb = 0;
@@ -207,14 +219,21 @@ int main(int argc, char** argv) {
   for (int run = 0; run < runs; ++run) {
     // A run on a large input starts as a fresh hlolint process would: the
     // memory the last one freed goes back to the system, and this run pays
-    // for fresh pages. Small inputs reuse the heap, as hlolint does from one
-    // file to the next.
+    // for fresh pages (at the price of pages freed a moment ago, unless
+    // --pause-ms lets the host take them back). Small inputs reuse the
+    // heap, as hlolint does from one file to the next.
+    auto give_back_memory = [&] {
+      if (!large) return;
+      malloc_trim(0);
+      if (pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+    };
     if (large) malloc_trim(0);
     auto start = Clock::now();
     newlines = 0;
     for (const auto& path : paths) newlines += CountNewlines(path, newline_buffer);
     newline_time = std::min(newline_time, Seconds(start));
     if (mode == "all" || mode == "parse") {
+      give_back_memory();
       start = Clock::now();
       instructions = 0;
       ForEachFile(paths, [&](const SourceFile& f) {
@@ -224,7 +243,7 @@ int main(int argc, char** argv) {
       parse_time = std::min(parse_time, Seconds(start));
     }
     if (mode == "all" || mode == "lint") {
-      if (large) malloc_trim(0);
+      give_back_memory();
       start = Clock::now();
       diagnostics = 0;
       instructions = 0;
