@@ -198,7 +198,7 @@ const char* ModuleParser::FastAttributeValueEnd(AttrName name, AttrType type, co
       end = SkipIdentChars(p + 2, file_end());
       const CompId found =
           LookupComputation(std::string_view(p + 1, static_cast<size_t>(end - p - 1)));
-      if (found == NameTable::kNotFound) return nullptr;
+      if (found == CopyingNameTable::kNotFound) return nullptr;
       NoteComputation(name, found, s);
       break;
     }

@@ -257,7 +257,7 @@ ParsedModule ModuleParser::ParseNextModule() {
 // rules, which run while this parser waits for the next module: give their
 // memory back before that, keeping small ones for files of many modules.
 void ModuleParser::ReleaseScratch() {
-  constexpr size_t kKept = NameTable::kKeptSlots;
+  constexpr size_t kKept = ScopeNameTable::kKeptSlots;
   for (ScopeNameTable& table : scopes_) table.Release();
   computation_names_.Release();
   value_keys_.Release();
@@ -434,7 +434,7 @@ bool ModuleParser::ParseComputation(CompId* entry) {
     *entry = id;
   }
   const CompId existing = computation_names_.Insert(name, id);
-  if (fragment_) defined_in_fragment_.Add(NameTable::HashOf(name));
+  if (fragment_) defined_in_fragment_.Add(NameHashOf(name));
   if (existing != id) {
     error_note_ = ParseError{builder_->computations()[existing].name_offset,
                              "computation previously defined here"};
@@ -447,7 +447,7 @@ const char* ModuleParser::CachedShapeAt(const char* p, ShapeId* id) {
   const char* q = ShapeTextEnd(p, std::min(p + kShapeTextLimit, file_.data() + file_.size()));
   if (q == nullptr) return nullptr;
   const uint32_t found = shape_cache_->Find(std::string_view(p, static_cast<size_t>(q - p)));
-  if (found == NameTable::kNotFound) return nullptr;
+  if (found == CopyingNameTable::kNotFound) return nullptr;
   RememberShape(p, static_cast<size_t>(q - p), found);
   *id = found;
   return q;
@@ -1605,7 +1605,7 @@ bool ModuleParser::ParseComputationRef(CompId* out) {
   }
   std::string_view name = tok().text;
   const CompId found = LookupComputation(name);
-  if (found == NameTable::kNotFound) {
+  if (found == CopyingNameTable::kNotFound) {
     return Error(offset, StrCat("computation does not exist: ", name));
   }
   *out = found;

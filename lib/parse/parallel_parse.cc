@@ -196,10 +196,10 @@ bool ModuleParser::NeedsFirstHalf(uint32_t offset) {
 CompId ModuleParser::LookupComputation(std::string_view name) {
   if (!fragment_) return computation_names_.Find(name);
   // One hash for the filter, the table and the called names.
-  const uint32_t hash = NameTable::HashOf(name);
+  const uint32_t hash = NameHashOf(name);
   if (defined_in_fragment_.MayHold(hash)) {
     const CompId found = computation_names_.FindHashed(name, hash);
-    if (found != NameTable::kNotFound) return found;
+    if (found != CopyingNameTable::kNotFound) return found;
   }
   return kExternalComputation + external_computations_.ReferHashed(name, hash);
 }
@@ -463,12 +463,12 @@ bool ModuleParser::CanMerge(const ModuleParser& half, std::vector<CompId>* exter
   for (size_t k = 0; k < externals.size(); ++k) {
     // Defined before the split, or the one-thread parse fails here.
     const CompId c = computation_names_.Find(externals.name(k));
-    if (c == NameTable::kNotFound) return false;
+    if (c == CopyingNameTable::kNotFound) return false;
     (*external_to)[k] = c;
   }
   const CopyingNameTable& names = half.computation_names_;
   for (size_t k = 0; k < names.size(); ++k) {
-    if (computation_names_.Find(names.name(k)) != NameTable::kNotFound) return false;
+    if (computation_names_.Find(names.name(k)) != CopyingNameTable::kNotFound) return false;
   }
   if (uint64_t{value_key_count_} + half.value_key_count_ >= Attribute::kMaxValueKey) return false;
   const ShapeTable& half_shapes = half.builder_->shapes();

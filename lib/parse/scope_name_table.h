@@ -6,8 +6,9 @@
 // computation (a scheduled entry of millions of instructions) makes its
 // table one of the biggest blocks the parse touches, and on machines where
 // fresh memory is dear (virtual machines whose host takes freed pages back)
-// the 24-byte slots of a NameTable cost more in page zeroing than in
-// lookups.
+// 24-byte slots that also held each name's address and size cost more in
+// page zeroing than in lookups. CopyingNameTable indexes its entries with
+// one too.
 //
 // A scope's instructions have consecutive ids from `first_id` on (nested
 // scopes have tables of their own), so Begin(first_id) empties the table in

@@ -221,7 +221,7 @@ bool ValueParser::ParseShape(ShapeId* out) {
   const std::string_view text(begin, static_cast<size_t>(p - begin));
   const uint32_t cached = shape_cache_->Find(text);
   const uint32_t end = static_cast<uint32_t>(p - lexer_.buffer());
-  if (cached != NameTable::kNotFound) {
+  if (cached != CopyingNameTable::kNotFound) {
     lexer_.Reset(end);
     Lex();
     *out = cached;

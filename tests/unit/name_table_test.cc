@@ -1,4 +1,4 @@
-// The parser's name tables: NameTable over names in the text, and the
+// The parser's name tables: ScopeNameTable over instruction ids, and the
 // computation-name table that copies its names and tries the names after
 // the last one found before hashing.
 #include <catch2/catch.hpp>
@@ -18,24 +18,43 @@ std::vector<std::string> Names(int count) {
   return names;
 }
 
-TEST_CASE("NameTable finds what it holds across growth and clears", "[name-table]") {
-  const std::vector<std::string> names = Names(20000);
-  NameTable table;
-  for (uint32_t i = 0; i < names.size(); ++i) CHECK(table.Insert(names[i], i) == i);
-  CHECK(table.Insert(names[7], 99) == 7);  // already there: the first value stays
-  for (uint32_t i = 0; i < names.size(); i += 97) CHECK(table.Find(names[i]) == i);
-  CHECK(table.Find("fused_computation.20000") == NameTable::kNotFound);
-  table.Clear();
-  CHECK(table.Find(names[0]) == NameTable::kNotFound);
-  CHECK(table.Insert(names[3], 5) == 5);
-  CHECK(table.Find(names[3]) == 5);
+TEST_CASE("CopyingNameTable forgets a generation's names at Clear, across growth",
+          "[name-table]") {
+  CopyingNameTable table;
+  // Generations of different sizes (the third grows the index several
+  // times); each finds its own names and none of the one before.
+  const std::vector<int> sizes = {300, 5, 20000, 1, 0, 700, 64, 3000};
+  std::vector<std::string> previous;
+  for (size_t g = 0; g < sizes.size(); ++g) {
+    std::vector<std::string> names;
+    for (int i = 0; i < sizes[g]; ++i) {
+      // Every third name also existed in the generation before.
+      names.push_back(i % 3 == 0 ? "fused_computation." + std::to_string(i)
+                                 : "g" + std::to_string(g) + ".n" + std::to_string(i));
+    }
+    for (uint32_t i = 0; i < names.size(); ++i) CHECK(table.Insert(names[i], 2 * i + 1) == 2 * i + 1);
+    CHECK(table.size() == names.size());
+    for (uint32_t i = 0; i < names.size(); i += 7) CHECK(table.Find(names[i]) == 2 * i + 1);
+    if (!names.empty()) CHECK(table.Insert(names[0], 99) == 1);  // the first value stays
+    for (size_t i = 1; i < previous.size(); i += 3) {
+      CHECK(table.Find(previous[i]) == CopyingNameTable::kNotFound);
+    }
+    previous = names;
+    table.Clear();
+    CHECK(table.size() == 0);
+    if (!names.empty()) CHECK(table.Find(names[0]) == CopyingNameTable::kNotFound);
+  }
+  table.Release();
+  CHECK(table.Find("g0.n1") == CopyingNameTable::kNotFound);
+  CHECK(table.Insert("g0.n1", 4) == 4);
+  CHECK(table.Find("g0.n1") == 4);
 }
 
 // Scope tables hold ids; a name is told by `has_name(id)`, here against the
 // name at that position of a list that plays the instructions.
 struct ScopeTableOverNames {
   explicit ScopeTableOverNames(int count) : names(Names(count)) {}
-  static uint32_t Hash(std::string_view name) { return NameTable::HashOf(name); }
+  static uint32_t Hash(std::string_view name) { return NameHashOf(name); }
   auto Named(std::string_view name) const {
     return [this, name](uint32_t id) { return std::string_view(names[id]) == name; };
   }
@@ -196,11 +215,11 @@ TEST_CASE("ExternalNames keeps every name referred to, in order", "[name-table]"
 TEST_CASE("NameFilter never says no to a name it holds", "[name-table]") {
   const std::vector<std::string> names = Names(16000);
   NameFilter filter;
-  CHECK_FALSE(filter.MayHold(NameTable::HashOf(names[0])));
-  for (size_t i = 0; i < names.size(); i += 2) filter.Add(NameTable::HashOf(names[i]));
+  CHECK_FALSE(filter.MayHold(NameHashOf(names[0])));
+  for (size_t i = 0; i < names.size(); i += 2) filter.Add(NameHashOf(names[i]));
   size_t maybe_absent = 0;
   for (size_t i = 0; i < names.size(); ++i) {
-    const bool maybe = filter.MayHold(NameTable::HashOf(names[i]));
+    const bool maybe = filter.MayHold(NameHashOf(names[i]));
     if (i % 2 == 0) CHECK(maybe);
     if (i % 2 == 1 && maybe) ++maybe_absent;
   }
