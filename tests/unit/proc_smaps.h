@@ -77,18 +77,9 @@ inline std::string MapsLineAt(const void* address) {
 // The path of the file mapped at `address` (/proc/self/maps), or "" when
 // the memory there is anonymous or unmapped.
 inline std::string MappedPathAt(const void* address) {
-  const auto target = reinterpret_cast<uintptr_t>(address);
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  while (std::getline(maps, line)) {
-    uintptr_t begin = 0, end = 0;
-    char dash = 0;
-    std::istringstream fields(line);
-    if (!(fields >> std::hex >> begin >> dash >> end) || target < begin || target >= end) continue;
-    const size_t slash = line.find('/');
-    return slash == std::string::npos ? "" : line.substr(slash);
-  }
-  return "";
+  const std::string line = MapsLineAt(address);
+  const size_t slash = line.find('/');
+  return slash == std::string::npos ? "" : line.substr(slash);
 }
 
 // Whether the page holding `address` is in this process's page tables
