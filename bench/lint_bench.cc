@@ -18,8 +18,9 @@
 // better on a shared machine than separate processes (--mode none: only
 // these). --versus-rules N: the same, but both sides have N threads and one
 // runs its rules on one thread: what parallel rules add to a parallel parse.
-// --pause-ms N: before each timed parse and lint of a large input, after
-// giving the heap back, wait N ms. On a virtual machine whose host takes
+// --pause-ms N: before each timed parse and lint of a large input (and each
+// --versus-threads / --versus-rules lint), after giving the heap back, wait
+// N ms. On a virtual machine whose host takes
 // back the memory a guest frees (after a second or two), memory freed a
 // moment before is backed still and costs ~20 times less to touch again
 // than memory after a pause: without the pause, runs after the first
@@ -205,8 +206,18 @@ int main(int argc, char** argv) {
   } else {
     one_thread.module_threads = 1;
   }
+  // A timed run on a large input starts as a fresh hlolint process would:
+  // the memory the last one freed goes back to the system, and this run
+  // pays for fresh pages (at the price of pages freed a moment ago, unless
+  // --pause-ms lets the host take them back). Small inputs reuse the heap,
+  // as hlolint does from one file to the next.
+  auto give_back_memory = [&] {
+    if (!large) return;
+    malloc_trim(0);
+    if (pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+  };
   auto lint_wall = [&](const LintOptions& o) {  // as the lint mode measures it
-    if (large) malloc_trim(0);
+    give_back_memory();
     const auto start = Clock::now();
     ForEachFile(paths, [&](const SourceFile& f) { LintSource(f, o); });
     return Seconds(start);
@@ -217,16 +228,6 @@ int main(int argc, char** argv) {
   double newline_time = 1e30, parse_time = 1e30, lint_time = 1e30;
   uint64_t newlines = 0, instructions = 0, diagnostics = 0;
   for (int run = 0; run < runs; ++run) {
-    // A run on a large input starts as a fresh hlolint process would: the
-    // memory the last one freed goes back to the system, and this run pays
-    // for fresh pages (at the price of pages freed a moment ago, unless
-    // --pause-ms lets the host take them back). Small inputs reuse the
-    // heap, as hlolint does from one file to the next.
-    auto give_back_memory = [&] {
-      if (!large) return;
-      malloc_trim(0);
-      if (pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
-    };
     if (large) malloc_trim(0);
     auto start = Clock::now();
     newlines = 0;
