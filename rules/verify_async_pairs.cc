@@ -39,7 +39,7 @@ std::string DisplayOpcode(const Module& m, InstrId id) {
     const char* suffix = in.opcode == Opcode::kAsyncStart    ? "-start"
                          : in.opcode == Opcode::kAsyncUpdate ? "-update"
                                                              : "-done";
-    return StrCat(OpcodeName(in.async_wrapped_opcode()), suffix);
+    return StrCat(OpcodeName(m.async_wrapped_opcode(id)), suffix);
   }
   return std::string(OpcodeName(in.opcode));
 }

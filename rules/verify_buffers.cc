@@ -66,7 +66,7 @@ class VerifyBuffersRule : public Rule {
       const bool custom_call =
           in.opcode == Opcode::kCustomCall ||
           (in.opcode == Opcode::kAsyncStart && in.has(Instruction::kAsyncSugar) &&
-           in.async_wrapped_opcode() == Opcode::kCustomCall);
+           m.async_wrapped_opcode(id) == Opcode::kCustomCall);
       if (custom_call && !CheckCustomCall(ctx, id)) continue;
       if (!m.has_known_shape(id) || !HasBuffer(m.shape(id))) continue;
       if (in.opcode == Opcode::kCustomCall || in.opcode == Opcode::kParameter) {

@@ -103,7 +103,7 @@ class VerifyNamesRule : public Rule {
           for (size_t j = 0; j < i; ++j) {
             const InstrId a = id_of(group[i]), b = id_of(group[j]);
             if (((group[i] ^ group[j]) & ~id_mask) == 0 &&
-                m.instr(a).name_size == m.instr(b).name_size && m.name(a) == m.name(b)) {
+                m.NameSize(m.instr(a)) == m.NameSize(m.instr(b)) && m.name(a) == m.name(b)) {
               clashes.emplace_back(a, b);
               break;  // group[j] is the first of its name: the first match
             }

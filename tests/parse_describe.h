@@ -52,7 +52,7 @@ inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
       out << id << " " << m.name(id) << " #" << m.name_hash(id) << " @" << in.name_offset << " "
           << OpcodeName(in.opcode) << " " << ShapeToString(m.shape(id), true) << " shape#"
           << in.shape << " n=" << m.number(id) << " flags=" << int(in.flags) << " parent=" << m.parent(id)
-          << " kind=" << int(in.fusion_kind()) << " wrapped=" << int(in.async_wrapped_opcode())
+          << " kind=" << int(m.fusion_kind(id)) << " wrapped=" << int(m.async_wrapped_opcode(id))
           << " ops";
       for (InstrId o : m.operands(id)) out << " " << o;
       out << " users";

@@ -78,7 +78,7 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) : mo
     const Instruction& in = m.instr(id);
     const bool sugar_start = in.opcode == Opcode::kAsyncStart &&
                              in.has(Instruction::kAsyncSugar) &&
-                             in.async_wrapped_opcode() == Opcode::kCustomCall;
+                             m.async_wrapped_opcode(id) == Opcode::kCustomCall;
     if (in.opcode != Opcode::kCustomCall && !sugar_start) continue;
     if (!m.has_known_shape(id)) continue;
     released.Advance(in.name_offset);

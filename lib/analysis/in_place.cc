@@ -207,7 +207,7 @@ bool MayBeInPlace(Opcode opcode) {
 
 void InPlacePairs::AddDirectPairs(InstrId id, std::vector<InPlacePair>& pairs) const {
   const Instruction& instr = m_.instr(id);
-  const int64_t operand_count = instr.operand_count;
+  const int64_t operand_count = m_.OperandCount(instr);
   switch (instr.opcode) {  // every case is listed in MayBeInPlace above
     case Opcode::kAllReduceStart:
       // NVSHMEM one-shot all-reduce needs separate input and output buffers.

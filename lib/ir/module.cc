@@ -165,25 +165,62 @@ void Module::Builder::BuildParents() {
   }
 }
 
+uint32_t Module::MoreUsers(InstrId id) const {
+  const auto it = std::lower_bound(
+      more_users_.begin(), more_users_.end(), id,
+      [](const std::pair<InstrId, uint32_t>& entry, InstrId i) { return entry.first < i; });
+  return it != more_users_.end() && it->first == id ? it->second : 0;
+}
+
 void Module::Builder::BuildUsers() {
   // The parser counted each instruction's distinct users (CountUses). Each
   // instruction's block of ids_ (header words, operands, called
   // computations; control predecessors) gets room for its users before its
   // control predecessors, then the users are filled in, in id order. The
   // opcode array is filled on the way. While a list fills, user_count
-  // counts the users written so far.
+  // counts the users written so far (for the few at kLongUsers, long_fill).
   std::vector<Instruction>& instrs = m.instructions_;
   const size_t n = instrs.size();
+  std::sort(more_uses.begin(), more_uses.end());
+  for (size_t k = 0; k < more_uses.size();) {
+    size_t end = k + 1;
+    while (end < more_uses.size() && more_uses[end] == more_uses[k]) ++end;
+    m.more_users_.emplace_back(more_uses[k], static_cast<uint32_t>(end - k));
+    k = end;
+  }
+  std::vector<InstrId>().swap(more_uses);
   SpreadLists();
+  std::vector<InstrId> long_ids;
+  std::vector<uint32_t> long_filled;
+  auto long_fill = [&](InstrId op) -> uint32_t& {
+    if (long_filled.empty()) {
+      // Every instruction at kLongUsers, in id order.
+      for (InstrId id = 0; id < n; ++id) {
+        if (instrs[id].user_count == Instruction::kLongUsers) long_ids.push_back(id);
+      }
+      long_filled.assign(long_ids.size(), 0);
+    }
+    const auto at = std::lower_bound(long_ids.begin(), long_ids.end(), op) - long_ids.begin();
+    return long_filled[static_cast<size_t>(at)];
+  };
   m.opcodes_.resize(n);
   uint32_t* const ids = m.ids_.data();
   for (InstrId id = 0; id < n; ++id) {
     const Instruction& in = instrs[id];
     m.opcodes_[id] = in.opcode;
     const uint32_t* operands = ids + in.operands_begin;
-    for (uint32_t k = 0; k < in.operand_count; ++k) {
+    const uint32_t operand_count = in.OperandCountAt(operands);
+    for (uint32_t k = 0; k < operand_count; ++k) {
       Instruction& op = instrs[operands[k]];
-      uint32_t* users = ids + op.users_begin();
+      const uint32_t* op_operands = ids + op.operands_begin;
+      uint32_t* users = ids + op.operands_begin + op.OperandCountAt(op_operands) +
+                        op.CalledCountAt(op_operands);
+      if (op.user_count == Instruction::kLongUsers) [[unlikely]] {
+        uint32_t& filled = long_fill(operands[k]);
+        if (filled != 0 && users[filled - 1] == id) continue;
+        users[filled++] = id;
+        continue;
+      }
       // A repeated operand has this instruction as its last user.
       if (op.user_count != 0 && users[op.user_count - 1] == id) continue;
       users[op.user_count++] = id;
@@ -209,17 +246,21 @@ void Module::Builder::SpreadLists() {
   for (size_t id = instrs.size(); id-- > 0;) {
     Instruction& in = instrs[id];
     const uint32_t header = in.HeaderWords();
-    const uint32_t lists = header + in.operand_count + in.called_count;
+    const uint32_t* const operands = data + in.operands_begin;
+    const uint32_t lists = header + in.OperandCountAt(operands) + in.CalledCountAt(operands);
     const uint32_t from = in.operands_begin - header;
-    const uint32_t controls = in.flags & Instruction::kHasControl ? data[from + header - 1] : 0;
-    const size_t to = end - lists - in.user_count - controls;
+    const uint32_t controls = in.ControlCountAt(operands);
+    const uint32_t users = in.user_count != Instruction::kLongUsers
+                               ? in.user_count
+                               : m.UserCount(static_cast<InstrId>(id));
+    const size_t to = end - lists - users - controls;
     // Word by word from the top (to >= from; the lists are short), the
     // control predecessors first: they go furthest.
-    uint32_t* const controls_to = data + to + lists + in.user_count;
+    uint32_t* const controls_to = data + to + lists + users;
     for (uint32_t k = controls; k-- > 0;) controls_to[k] = data[from + lists + k];
     for (uint32_t k = lists; k-- > 0;) data[to + k] = data[from + k];
     in.operands_begin = static_cast<uint32_t>(to + header);
-    in.user_count = 0;
+    if (in.user_count != Instruction::kLongUsers) in.user_count = 0;
     end = to;
   }
 }

@@ -7,6 +7,7 @@
 // offsets, so building the IR copies no strings.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <memory>
@@ -74,63 +75,93 @@ struct Instruction {
     kSideEffectAttr = 16,  // custom_call_has_side_effect=true
     kAsyncSugar = 32,      // written as `X-start` / `X-update` / `X-done`
     kHasControl = 64,      // has control predecessors (their count heads the id block)
+    kCalledWord = 128,     // calls computations, or is a fusion or async op: see CalledWord
   };
   // name_size of a name at least this long: the size heads the id block.
-  static constexpr uint16_t kLongName = 0xffff;
+  static constexpr uint8_t kLongName = 0xff;
+  // operand_count of this many operands or more: the count heads the id block.
+  static constexpr uint16_t kLongOperands = 0xffff;
+  // user_count of this many users or more: Module::user_count adds the rest.
+  static constexpr uint16_t kLongUsers = 0x7fff;
 
-  // 32 bytes, the bulk of a large module's IR: what few instructions have
-  // (a number, control predecessors, a name of 64 KB or more) heads their
-  // block of Module::ids_ instead (Module::number, control_predecessors,
-  // name). What rules seldom ask is not kept: the computation holding the
-  // instruction is looked up by id (Module::parent), the end of its text
-  // found again by lexing (LastAttributeValueEnd).
+  // 24 bytes, the bulk of a large module's IR (5.5 million of them for a
+  // 1 GB dump, where every byte here is 5.5 MB of fresh memory): what few
+  // instructions have (a number, called computations, control
+  // predecessors, long names and operand lists) heads their block of
+  // Module::ids_ instead (HeaderWords). What rules seldom ask is not kept:
+  // the computation holding the instruction is looked up by id
+  // (Module::parent), the end of its text found again by lexing
+  // (LastAttributeValueEnd).
   uint32_t name_offset = 0;  // offset of the name, without '%'
   ShapeId shape = kNoShape;
   // The instruction's lists are one block of Module::ids_: the header words
   // (HeaderWords), then operands, called computations, users, control
   // predecessors. operands_begin is where the operands start.
   uint32_t operands_begin = 0;
-  uint32_t operand_count = 0;
-  uint32_t user_count = 0;
   uint32_t attrs_begin = 0;
-  uint16_t name_size = 0;      // kLongName: see Module::name
-  uint16_t called_count = 0;   // the parser rejects more (kMaxCalled)
+  uint16_t operand_count = 0;  // kLongOperands: see Module::operand_count
+  uint16_t user_count = 0;     // kLongUsers: see Module::user_count
   Opcode opcode = Opcode::kInvalid;
-  // A fusion's FusionKind; for async-start/update/done, the opcode of the
-  // wrapped instruction (X of the `X-start` sugar, or the root of the
-  // `calls=` computation). See fusion_kind() and async_wrapped_opcode().
-  uint8_t wrapped_or_kind = static_cast<uint8_t>(Opcode::kInvalid);
+  uint8_t name_size = 0;       // kLongName: see Module::NameSize
   uint8_t attr_count = 0;      // at most one per AttrName
   uint8_t flags = 0;
 
   static constexpr size_t kMaxCalled = 0xffff;
-  uint32_t called_begin() const { return operands_begin + operand_count; }
-  uint32_t users_begin() const { return called_begin() + called_count; }
-  // Once the module is built (Builder::BuildUsers).
-  uint32_t control_begin() const { return users_begin() + user_count; }
 
   // parameter(N): N; get-tuple-element: index; iota: iota_dimension. Their
   // number takes two header words.
   static constexpr bool HasNumber(Opcode op) {
     return op == Opcode::kParameter || op == Opcode::kGetTupleElement || op == Opcode::kIota;
   }
-  // Words of the id block before operands_begin: the name's size when long,
-  // the number (low, high), the control predecessor count.
+  // The header words before operands_begin, in this order: the name's size
+  // when long; the number (low, high); the called word (the number of
+  // called computations in the low 16 bits; above them a fusion's
+  // FusionKind, or for async-start/update/done the opcode of the wrapped
+  // instruction); the operand count when long; the control predecessor
+  // count. The common ones are found back from the operands.
   uint32_t HeaderWords() const {
-    return (name_size == kLongName ? 1u : 0u) + (HasNumber(opcode) ? 2u : 0u) +
-           (flags & kHasControl ? 1u : 0u);
+    return (name_size == kLongName ? 1u : 0u) + (HasNumber(opcode) ? 2u : 0u) + (flags >> 7) +
+           (operand_count == kLongOperands ? 1u : 0u) + ((flags >> 6) & 1u);
+  }
+  static_assert(kCalledWord == 128 && kHasControl == 64);
+  static constexpr uint32_t kCalledCountMask = 0xffff;
+  static constexpr uint32_t kWrappedShift = 16;
+
+  // What the header words hold, given where the operands start (`operands`,
+  // in Module::ids_ or in an array laid out alike).
+  uint32_t ControlCountAt(const uint32_t* operands) const {
+    return flags & kHasControl ? operands[-1] : 0;
+  }
+  uint32_t OperandCountAt(const uint32_t* operands) const {
+    if (operand_count != kLongOperands) [[likely]] return operand_count;
+    return operands[-1 - static_cast<int>((flags >> 6) & 1u)];
+  }
+  uint32_t CalledCountAt(const uint32_t* operands) const {
+    return flags & kCalledWord ? CalledWordAt(operands) & kCalledCountMask : 0;
+  }
+  uint8_t WrappedOrKindAt(const uint32_t* operands) const {
+    if (!(flags & kCalledWord)) return static_cast<uint8_t>(Opcode::kInvalid);
+    return static_cast<uint8_t>(CalledWordAt(operands) >> kWrappedShift);
+  }
+  // The number's low word (HasNumber).
+  const uint32_t* NumberAt(const uint32_t* operands) const {
+    return operands - 2 - static_cast<int>(flags >> 7) - TrailingWords();
   }
 
-  Opcode async_wrapped_opcode() const {
-    return opcode == Opcode::kFusion ? Opcode::kInvalid : static_cast<Opcode>(wrapped_or_kind);
-  }
-  FusionKind fusion_kind() const {
-    return opcode == Opcode::kFusion ? static_cast<FusionKind>(wrapped_or_kind) : FusionKind::kNone;
-  }
   bool is_root() const { return flags & kIsRoot; }
   bool has(Flags flag) const { return flags & flag; }
+
+ private:
+  // The header words after the called word: the long operand count, the
+  // control count.
+  int TrailingWords() const {
+    return (operand_count == kLongOperands ? 1 : 0) + static_cast<int>((flags >> 6) & 1u);
+  }
+  uint32_t CalledWordAt(const uint32_t* operands) const {
+    return operands[-1 - TrailingWords()];
+  }
 };
-static_assert(sizeof(Instruction) == 32, "an instruction takes 32 bytes in the IR");
+static_assert(sizeof(Instruction) == 24, "an instruction takes 24 bytes in the IR");
 
 // 64 bytes: a large dump has hundreds of thousands of computations (most of
 // them small fused ones).
@@ -318,16 +349,14 @@ class Module {
   }
   uint32_t NameSize(const Instruction& i) const {
     if (i.name_size != Instruction::kLongName) return i.name_size;
-    return ids_[i.operands_begin - i.HeaderWords()];
+    return Header(i)[0];
   }
   // parameter(N): N; get-tuple-element: index; iota: iota_dimension; 0 for
   // other opcodes.
   int64_t number(InstrId id) const {
     const Instruction& i = instructions_[id];
     if (!Instruction::HasNumber(i.opcode)) return 0;
-    // The header's last word is the control count, when there is one.
-    const uint32_t from_operands = i.flags & Instruction::kHasControl ? 3 : 2;
-    const uint32_t* words = ids_.data() + i.operands_begin - from_operands;
+    const uint32_t* words = i.NumberAt(ids_.data() + i.operands_begin);
     return static_cast<int64_t>(uint64_t{words[0]} | (uint64_t{words[1]} << 32));
   }
   // StringViewHash()(name(id)), kept by the parser (0 for anonymous
@@ -343,24 +372,59 @@ class Module {
   }
   std::span<const InstrId> operands(InstrId id) const {
     const Instruction& i = instructions_[id];
-    return {ids_.data() + i.operands_begin, i.operand_count};
+    return {ids_.data() + i.operands_begin, OperandCount(i)};
   }
   InstrId operand(InstrId id, size_t index) const { return operands(id)[index]; }
+  uint32_t OperandCount(const Instruction& i) const {
+    return i.OperandCountAt(ids_.data() + i.operands_begin);
+  }
   // Distinct users, in text order.
   std::span<const InstrId> users(InstrId id) const {
     const Instruction& i = instructions_[id];
-    return {ids_.data() + i.users_begin(), i.user_count};
+    return {ids_.data() + UsersBegin(i), UserCount(id)};
+  }
+  uint32_t UserCount(InstrId id) const {
+    const uint16_t count = instructions_[id].user_count;
+    return count != Instruction::kLongUsers ? count : count + MoreUsers(id);
   }
   std::span<const InstrId> control_predecessors(InstrId id) const {
     const Instruction& i = instructions_[id];
     if (!(i.flags & Instruction::kHasControl)) return {};
-    return {ids_.data() + i.control_begin(), ids_[i.operands_begin - 1]};
+    return {ids_.data() + UsersBegin(i) + UserCount(id),
+            i.ControlCountAt(ids_.data() + i.operands_begin)};
   }
   // Called computations in XLA's order: while {condition, body},
   // conditional branches in order, select-and-scatter {select, scatter}.
   std::span<const CompId> called(InstrId id) const {
     const Instruction& i = instructions_[id];
-    return {ids_.data() + i.called_begin(), i.called_count};
+    return {ids_.data() + CalledBegin(i), CalledCount(i)};
+  }
+  uint32_t CalledCount(const Instruction& i) const {
+    return i.CalledCountAt(ids_.data() + i.operands_begin);
+  }
+  // Where the instruction's called computations and users start in ids().
+  uint32_t CalledBegin(const Instruction& i) const { return i.operands_begin + OperandCount(i); }
+  uint32_t UsersBegin(const Instruction& i) const { return CalledBegin(i) + CalledCount(i); }
+  // A fusion's kind (kNone for other opcodes).
+  FusionKind fusion_kind(InstrId id) const {
+    const Instruction& i = instructions_[id];
+    return i.opcode == Opcode::kFusion ? static_cast<FusionKind>(WrappedOrKind(i))
+                                       : FusionKind::kNone;
+  }
+  // For async-start/update/done, the opcode of the wrapped instruction (X
+  // of the `X-start` sugar, or the root of the `calls=` computation);
+  // kInvalid for fusions and where not known.
+  Opcode async_wrapped_opcode(InstrId id) const {
+    const Instruction& i = instructions_[id];
+    return i.opcode == Opcode::kFusion ? Opcode::kInvalid : static_cast<Opcode>(WrappedOrKind(i));
+  }
+  // The called word's upper bits (Instruction::CalledWord).
+  uint8_t WrappedOrKind(const Instruction& i) const {
+    return i.WrappedOrKindAt(ids_.data() + i.operands_begin);
+  }
+  // The instruction's header words (Instruction::HeaderWords).
+  const uint32_t* Header(const Instruction& i) const {
+    return ids_.data() + i.operands_begin - i.HeaderWords();
   }
   std::span<const Attribute> attributes(InstrId id) const {
     const Instruction& i = instructions_[id];
@@ -416,6 +480,10 @@ class Module {
   std::vector<InstrId> run_starts_;
   std::vector<CompId> run_computations_;
   std::vector<Attribute> attributes_;
+  // Users past Instruction::kLongUsers, by instruction id (few: only
+  // instructions with that many users), filled by BuildUsers.
+  std::vector<std::pair<InstrId, uint32_t>> more_users_;
+  uint32_t MoreUsers(InstrId id) const;
   // (index in attributes_, name offset) of those with name_apart, by index.
   std::vector<std::pair<uint32_t, uint32_t>> apart_attribute_names_;
   ShapeTable shapes_;
@@ -459,19 +527,42 @@ struct Module::Builder {
   void CountUses(std::span<const InstrId> operands) {
     Instruction* instrs = m.instructions_.data();
     if (operands.size() == 1) {
-      ++instrs[operands[0]].user_count;
+      uint16_t& count = instrs[operands[0]].user_count;
+      if (count < Instruction::kLongUsers) [[likely]] {
+        ++count;
+      } else {
+        more_uses.push_back(operands[0]);
+      }
       ++counted_users;
       return;
     }
-    constexpr uint32_t kCounted = uint32_t{1} << 31;
+    constexpr uint16_t kCounted = 0x8000;
+    static_assert(Instruction::kLongUsers < kCounted);
     for (InstrId op : operands) {
-      uint32_t& count = instrs[op].user_count;
+      uint16_t& count = instrs[op].user_count;
       if (count & kCounted) continue;
-      count = (count + 1) | kCounted;
+      if (count < Instruction::kLongUsers) [[likely]] {
+        ++count;
+      } else {
+        more_uses.push_back(op);
+      }
+      count |= kCounted;
       ++counted_users;
     }
     for (InstrId op : operands) instrs[op].user_count &= ~kCounted;
   }
+  // Counts `count` more users of instruction `id` (the two-thread parse's
+  // stubs hand theirs to the instructions they stand for).
+  void AddUses(InstrId id, uint32_t count) {
+    uint16_t& field = m.instructions_[id].user_count;
+    const uint32_t inline_room = Instruction::kLongUsers - field;
+    const uint32_t inline_part = std::min(count, inline_room);
+    field = static_cast<uint16_t>(field + inline_part);
+    more_uses.insert(more_uses.end(), count - inline_part, id);
+  }
+  // One entry per use counted past Instruction::kLongUsers (the instruction
+  // used), until BuildUsers sums them into Module::more_users_.
+  std::vector<InstrId> more_uses{};
   // Lays out every instruction's user list (counted by CountUses) after its
   // other lists and fills it, and fills the dense opcode array; the last
   // step of building. Until then users() is empty.

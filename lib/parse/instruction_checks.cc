@@ -57,14 +57,13 @@ bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_
     return Error(s.operand_offsets[0],
                  "AsyncDone cannot be the first operand of an AsyncUpdate or AsyncDone.");
   }
-  const Instruction& chain_instr = module_->instr(chain);
-  if (wrapped != Opcode::kInvalid && chain_instr.async_wrapped_opcode() != wrapped) {
+  const Opcode chain_wrapped = module_->async_wrapped_opcode(chain);
+  if (wrapped != Opcode::kInvalid && chain_wrapped != wrapped) {
     return Error(at.opcode, StrCat("Expect async wrapped opcode to be ",
-                                   OpcodeName(chain_instr.async_wrapped_opcode()), ", but got ",
-                                   OpcodeName(wrapped)));
+                                   OpcodeName(chain_wrapped), ", but got ", OpcodeName(wrapped)));
   }
   // Inherit the chain's wrapped opcode, as XLA does.
-  s.inherited_wrapped = chain_instr.async_wrapped_opcode();
+  s.inherited_wrapped = chain_wrapped;
   return true;
 }
 

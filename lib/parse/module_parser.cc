@@ -1096,6 +1096,8 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   Instruction instr;
   instr.name_offset = name_offset;
   uint32_t instr_name_size = name_size;
+  // A fusion's FusionKind, or an async op's wrapped opcode (the called word).
+  uint8_t wrapped_or_kind = static_cast<uint8_t>(Opcode::kInvalid);
   int64_t instr_number = 0;
 
   // The name goes into the scope's table at the end; fetch its slot now.
@@ -1143,7 +1145,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   }
   if (fast || kind() == TokKind::kLparen) nested_started_ = true;
   instr.opcode = opcode;
-  instr.wrapped_or_kind = static_cast<uint8_t>(wrapped);
+  wrapped_or_kind = static_cast<uint8_t>(wrapped);
   if (sugar) instr.flags |= Instruction::kAsyncSugar;
   if (shape_written) instr.flags |= Instruction::kShapeWritten;
 
@@ -1265,12 +1267,12 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   if (opcode == Opcode::kAsyncStart && !sugar && !s.called.empty()) {
     if (IsExternal(s.called[0])) return NeedsFirstHalf(at.opcode);
     const Computation& callee = builder_->computations()[s.called[0]];
-    instr.wrapped_or_kind = static_cast<uint8_t>(builder_->instructions()[callee.root].opcode);
+    wrapped_or_kind = static_cast<uint8_t>(builder_->instructions()[callee.root].opcode);
   } else if (opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) {
-    instr.wrapped_or_kind = static_cast<uint8_t>(s.inherited_wrapped);
+    wrapped_or_kind = static_cast<uint8_t>(s.inherited_wrapped);
   }
   if (opcode != Opcode::kParameter) instr_number = s.int_value;
-  if (opcode == Opcode::kFusion) instr.wrapped_or_kind = static_cast<uint8_t>(s.fusion_kind);
+  if (opcode == Opcode::kFusion) wrapped_or_kind = static_cast<uint8_t>(s.fusion_kind);
   if (s.side_effect) instr.flags |= Instruction::kSideEffectAttr;
 
   // Name checks (XLA's SetAndSanitizeName) and replication count.
@@ -1293,7 +1295,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     }
   }
 
-  const InstrId id = AddInstruction(instr, s, instr_name_size, instr_number);
+  const InstrId id = AddInstruction(instr, s, instr_name_size, instr_number, wrapped_or_kind);
   builder_->name_hashes().push_back(name_hash);
   *out = id;
   if (opcode == Opcode::kParameter) {
@@ -1317,29 +1319,70 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
 }
 
 InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratch& s,
-                                     uint32_t name_size, int64_t number) {
+                                     uint32_t name_size, int64_t number, uint8_t wrapped_or_kind) {
   auto& instrs = builder_->instructions();
   auto& ids = builder_->ids();
   const InstrId id = static_cast<InstrId>(instrs.size());
   instrs.push_back(instruction);
   Instruction& in = instrs.back();
+
+  // Called computations in XLA's order (ParseComputationList keeps them
+  // below Instruction::kMaxCalled); counted first, for the header.
+  auto for_each_called = [&](auto&& fn) {
+    auto each = [&](CompId c) {
+      if (c != kNoId) fn(c);
+    };
+    switch (in.opcode) {
+      case Opcode::kWhile:
+        each(s.slot_condition);
+        each(s.slot_body);
+        break;
+      case Opcode::kConditional:
+        if (s.has_branches) {
+          for (CompId c : s.branches) each(c);
+        } else {
+          each(s.slot_true);
+          each(s.slot_false);
+        }
+        break;
+      case Opcode::kSelectAndScatter:
+        each(s.slot_select);
+        each(s.slot_scatter);
+        break;
+      default:
+        for (CompId c : s.called) each(c);
+        break;
+    }
+  };
+  uint32_t called_count = 0;
+  for_each_called([&](CompId) { ++called_count; });
+
   // The header words (Instruction::HeaderWords), in their order.
   if (name_size >= Instruction::kLongName) {
     in.name_size = Instruction::kLongName;
     ids.push_back(name_size);
   } else {
-    in.name_size = static_cast<uint16_t>(name_size);
+    in.name_size = static_cast<uint8_t>(name_size);
   }
   if (Instruction::HasNumber(in.opcode)) {
     ids.push_back(static_cast<uint32_t>(static_cast<uint64_t>(number)));
     ids.push_back(static_cast<uint32_t>(static_cast<uint64_t>(number) >> 32));
+  }
+  if (called_count != 0 || wrapped_or_kind != static_cast<uint8_t>(Opcode::kInvalid)) {
+    in.flags |= Instruction::kCalledWord;
+    ids.push_back(called_count | uint32_t{wrapped_or_kind} << Instruction::kWrappedShift);
+  }
+  if (s.operands.size() >= Instruction::kLongOperands) {
+    in.operand_count = Instruction::kLongOperands;
+    ids.push_back(static_cast<uint32_t>(s.operands.size()));
+  } else {
+    in.operand_count = static_cast<uint16_t>(s.operands.size());
   }
   if (!s.controls.empty()) {
     in.flags |= Instruction::kHasControl;
     ids.push_back(static_cast<uint32_t>(s.controls.size()));
   }
   in.operands_begin = static_cast<uint32_t>(ids.size());
-  in.operand_count = static_cast<uint32_t>(s.operands.size());
   // Element by element: these lists hold a few entries, for which a range
   // insert costs several times more.
   for (InstrId operand : s.operands) ids.push_back(operand);
@@ -1364,41 +1407,15 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
     std::sort(apart.begin() + static_cast<std::ptrdiff_t>(first), apart.end());
   }
 
-  // Called computations in XLA's order (ParseComputationList keeps them
-  // below Instruction::kMaxCalled).
   const size_t called_begin = ids.size();
-  auto push = [&](CompId c) {
-    if (c != kNoId) ids.push_back(c);
-  };
-  switch (in.opcode) {
-    case Opcode::kWhile:
-      push(s.slot_condition);
-      push(s.slot_body);
-      break;
-    case Opcode::kConditional:
-      if (s.has_branches) {
-        for (CompId c : s.branches) push(c);
-      } else {
-        push(s.slot_true);
-        push(s.slot_false);
-      }
-      break;
-    case Opcode::kSelectAndScatter:
-      push(s.slot_select);
-      push(s.slot_scatter);
-      break;
-    default:
-      for (CompId c : s.called) push(c);
-      break;
-  }
-  in.called_count = static_cast<uint16_t>(ids.size() - called_begin);
+  for_each_called([&](CompId c) { ids.push_back(c); });
   // Control predecessors after the other lists until BuildUsers puts the
   // users before them.
   for (InstrId control : s.controls) ids.push_back(control);
   if (in.opcode == Opcode::kFusion ||
       (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
-       in.async_wrapped_opcode() == Opcode::kFusion)) {
-    for (uint32_t k = 0; k < in.called_count; ++k) {
+       static_cast<Opcode>(wrapped_or_kind) == Opcode::kFusion)) {
+    for (uint32_t k = 0; k < called_count; ++k) {
       // A fragment's first-half computations are marked by the merge.
       if (IsExternal(ids[called_begin + k])) continue;
       builder_->computations()[ids[called_begin + k]].is_fusion_computation = true;

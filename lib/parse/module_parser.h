@@ -407,9 +407,11 @@ class ModuleParser : public ValueParser {
                         const InstrOffsets& at);
   bool CheckScan(InstrScratch& scratch, const InstrOffsets& at);
   ShapeId InferShape(Opcode opcode, const InstrScratch& scratch);
-  // `name_size` and `number` go into the record or its header words.
+  // `name_size`, `number` and `wrapped_or_kind` (a fusion's FusionKind, an
+  // async op's wrapped opcode) go into the record or its header words.
   InstrId AddInstruction(const Instruction& instruction, InstrScratch& scratch,
-                         uint32_t name_size, int64_t number);
+                         uint32_t name_size, int64_t number,
+                         uint8_t wrapped_or_kind = static_cast<uint8_t>(Opcode::kInvalid));
   void ReserveEntryScope(uint32_t entry_offset);
   InstrId FindName(std::string_view name) const;
   InstrId FindOperandName(std::string_view name) const;  // FindName, last instruction first

@@ -157,19 +157,20 @@ template <typename InstrTo, typename CompTo>
 void RenumberMerged(Instruction& in, uint32_t* list, const InstrTo& instr_to,
                     const CompTo& comp_to, std::vector<Computation>& comps,
                     const std::vector<ShapeId>& shape_to, CompId first_external) {
-  for (uint32_t k = 0; k < in.operand_count; ++k) list[k] = instr_to(list[k]);
+  const uint32_t operand_count = in.OperandCountAt(list);
+  for (uint32_t k = 0; k < operand_count; ++k) list[k] = instr_to(list[k]);
   const bool marks_fusion =
       in.opcode == Opcode::kFusion ||
       (in.opcode == Opcode::kAsyncStart && (in.flags & Instruction::kAsyncSugar) &&
-       in.async_wrapped_opcode() == Opcode::kFusion);
-  const uint32_t called_end = in.operand_count + in.called_count;
-  for (uint32_t k = in.operand_count; k < called_end; ++k) {
+       static_cast<Opcode>(in.WrappedOrKindAt(list)) == Opcode::kFusion);
+  const uint32_t called_end = operand_count + in.CalledCountAt(list);
+  for (uint32_t k = operand_count; k < called_end; ++k) {
     const CompId c = list[k];
     list[k] = comp_to(c);
     if (marks_fusion && c >= first_external) comps[list[k]].is_fusion_computation = true;
   }
   if (in.flags & Instruction::kHasControl) {
-    const uint32_t controls = list[-1];
+    const uint32_t controls = in.ControlCountAt(list);
     for (uint32_t k = called_end; k < called_end + controls; ++k) list[k] = instr_to(list[k]);
   }
   if (in.shape != kNoShape) in.shape = shape_to[in.shape];
@@ -584,6 +585,7 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   auto& hashes = to.name_hashes();
   hashes.insert(hashes.end(), from.name_hashes().begin(), from.name_hashes().end());
   to.counted_users += from.counted_users;
+  for (InstrId used : from.more_uses) to.more_uses.push_back(shifted(used));
   // Later fragments and chunks may call the fragment's computations. The
   // table of a module of 100,000s of computations is far bigger than the
   // caches: each slot is fetched a few names ahead.
@@ -700,7 +702,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
   for (InstrId f = 0; f < half_instrs.size(); ++f) {
     const Instruction& source = half_instrs[f];
     if (half.IsStub(f)) {
-      instrs[id_to[f]].user_count += source.user_count;
+      to.AddUses(id_to[f], source.user_count);
       continue;
     }
     Instruction& in = instrs.emplace_back(source);
@@ -720,6 +722,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     if (a.value_key != 0) a.value_key = key_to[a.value_key];
   }
   to.counted_users += from.counted_users;
+  for (InstrId used : from.more_uses) to.more_uses.push_back(id_to[used]);
   for (size_t k = 0; k < names.size(); ++k) {
     computation_names_.Insert(names.name(k), comp_to(names.value(k)));
   }

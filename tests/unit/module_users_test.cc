@@ -22,8 +22,9 @@ std::vector<std::vector<InstrId>> RecountUsers(const Module& m) {
   std::vector<std::vector<InstrId>> users(m.instruction_count());
   for (InstrId user = 0; user < m.instruction_count(); ++user) {
     for (InstrId op : m.operands(user)) {
+      // Users come in id order: a repeated operand repeats the last one.
       std::vector<InstrId>& list = users[op];
-      if (std::find(list.begin(), list.end(), user) == list.end()) list.push_back(user);
+      if (list.empty() || list.back() != user) list.push_back(user);
     }
   }
   return users;
@@ -156,6 +157,33 @@ TEST_CASE("users: header words hold long names, 64-bit numbers and control count
   CHECK(Names(m, m.control_predecessors(parsed.Id("r"))) == StringList{"t", long_name});
   CHECK(Names(m, m.users(p)) == StringList{"t"});
   CHECK(Names(m, m.operands(parsed.Id("t"))) == StringList{long_name, long_name});
+  CheckUsersMatchRecount(m);
+}
+
+TEST_CASE("users: lists past an instruction's 16-bit counts") {
+  Parsed parsed = Parse(parse_testing::LongListsModule());
+  const Module& m = parsed.m(0);
+  const InstrId p = parsed.Id("p"), t = parsed.Id("t"), cc = parsed.Id("cc"), g = parsed.Id("g");
+  CHECK(m.instr(p).user_count == Instruction::kLongUsers);
+  CHECK(m.users(p).size() == 66000);
+  CHECK(m.users(p).front() == parsed.Id("use0"));
+  CHECK(m.users(p).back() == parsed.Id("use65999"));
+  CHECK(m.instr(t).operand_count == Instruction::kLongOperands);
+  CHECK(m.operands(t).size() == 66000);
+  CHECK(m.operands(t).back() == parsed.Id("use65999"));
+  // The called word, the long operand count and the control count, in
+  // that order at the head of the block.
+  CHECK(m.operands(cc).size() == 66000);
+  CHECK(CompNames(m, m.called(cc)) == StringList{"helper"});
+  CHECK(Names(m, m.control_predecessors(cc)) == StringList{"t"});
+  CHECK(Names(m, m.users(cc)) == StringList{"r"});  // g only follows it
+  // A number and a control count.
+  CHECK(m.number(g) == 65999);
+  CHECK(Names(m, m.control_predecessors(g)) == StringList{"cc"});
+  CHECK(Names(m, m.users(t)) == StringList{"g"});
+  for (InstrId u : {parsed.Id("use0"), parsed.Id("use65999")}) {
+    CHECK(Names(m, m.users(u)) == StringList{"t", "cc"});
+  }
   CheckUsersMatchRecount(m);
 }
 

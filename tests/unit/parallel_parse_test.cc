@@ -12,6 +12,7 @@
 #include "corpus_sample.h"
 #include "parse/parser.h"
 #include "parse_describe.h"
+#include "parse_helpers.h"
 #include "source/source_file.h"
 
 namespace hlolint {
@@ -394,6 +395,17 @@ ENTRY %e (p: f32[4]) -> f32[4] {
 )";
   CHECK(CheckContinuationAt(async, "%done = ") == 0);
   CHECK(CheckContinuationAt(async, "ROOT %n") == 1);
+}
+
+TEST_CASE("parallel parse: lists past an instruction's 16-bit counts are merged",
+          "[parser][parallel]") {
+  // A parameter's 66,000 users on both sides of a cut (a stub's users added
+  // to the parameter's), or all in the second chunk; instructions of 66,000
+  // operands after it.
+  const std::string text = parse_testing::LongListsModule();
+  CHECK(CheckContinuationAt(text, "%use40000 = ") == 1);
+  CHECK(CheckContinuationAt(text, "%t = ") == 1);
+  CHECK(CheckSplitBefore(text, "ENTRY main") == 1);
 }
 
 TEST_CASE("parallel parse: one large computation is cut between instructions", "[parser][parallel]") {

@@ -145,4 +145,26 @@ void ForEachModuleUnder(const std::filesystem::path& dir, Visit visit, size_t st
   }
 }
 
+// A parameter with 66,000 users, each of them an operand of two
+// instructions of 66,000 operands: lists longer than the 16-bit counts of
+// an instruction's record, whose length then heads its id block (operands)
+// or is kept apart (users).
+inline std::string LongListsModule() {
+  constexpr int kUses = 66000;
+  std::string uses, shapes;
+  std::string text = "HloModule m\n\nhelper {\n  ROOT %hp = f32[] parameter(0)\n}\n\n"
+                     "ENTRY main {\n  %p = f32[] parameter(0)\n";
+  for (int k = 0; k < kUses; ++k) {
+    text += "  %use" + std::to_string(k) + " = f32[] negate(f32[] %p)\n";
+    uses += (k == 0 ? "f32[] %use" : ", f32[] %use") + std::to_string(k);
+    shapes += k == 0 ? "f32[]" : ", f32[]";
+  }
+  text += "  %t = (" + shapes + ") tuple(" + uses + ")\n";
+  text += "  %cc = f32[] custom-call(" + uses +
+          "), custom_call_target=\"x\", called_computations={helper}, control-predecessors={%t}\n";
+  text += "  %g = f32[] get-tuple-element(%t), index=65999, control-predecessors={%cc}\n";
+  text += "  ROOT %r = f32[] add(%g, %cc)\n}\n";
+  return text;
+}
+
 }  // namespace hlolint::parse_testing

@@ -406,7 +406,7 @@ TEST_CASE("attributes: enumerations") {
   const Module& m = p.m();
   CHECK(IdentAttr(m, p.Id("k"), AttrName::kDirection) == "GE");
   CHECK(IdentAttr(m, p.Id("k"), AttrName::kType) == "FLOAT");
-  CHECK(m.instr(p.Id("f")).fusion_kind() == FusionKind::kOutput);
+  CHECK(m.fusion_kind(p.Id("f")) == FusionKind::kOutput);
   CHECK(IdentAttr(m, p.Id("r"), AttrName::kDistribution) == "RNG_NORMAL");
   CHECK(IdentAttr(m, p.Id("t"), AttrName::kTransposeA) == "ADJOINT");
   CHECK(IdentAttr(m, p.Id("ar"), AttrName::kMode) == "cross_replica_and_partition");

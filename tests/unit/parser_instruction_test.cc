@@ -232,7 +232,7 @@ TEST_CASE("instruction: every opcode parses into its IR opcode") {
   CHECK(m.number(p.Id("op_iota")) == 0);
   CHECK(m.number(p.Id("op_get-tuple-element")) == 0);
   CHECK(m.number(p.Id("k")) == 6);
-  CHECK(m.instr(p.Id("op_fusion")).fusion_kind() == FusionKind::kLoop);
+  CHECK(m.fusion_kind(p.Id("op_fusion")) == FusionKind::kLoop);
   CHECK(CompNames(m, m.called(p.Id("op_while"))) == StringList{"cond", "body"});
   CHECK(CompNames(m, m.called(p.Id("op_conditional"))) == StringList{"branch0", "branch1"});
   CHECK(CompNames(m, m.called(p.Id("op_select-and-scatter"))) == StringList{"less", "add_f32"});
@@ -240,7 +240,7 @@ TEST_CASE("instruction: every opcode parses into its IR opcode") {
   CHECK(CompNames(m, m.called(p.Id("op_async-start"))) == StringList{"async_comp"});
   // update and done inherit the chain's computation and wrapped opcode.
   CHECK(CompNames(m, m.called(p.Id("op_async-done"))) == StringList{"async_comp"});
-  CHECK(m.instr(p.Id("op_async-done")).async_wrapped_opcode() == Opcode::kNegate);
+  CHECK(m.async_wrapped_opcode(p.Id("op_async-done")) == Opcode::kNegate);
   CHECK(m.called(p.Id("op_add")).empty());
 }
 
@@ -474,19 +474,19 @@ ENTRY e {
   const Module& m = p.m();
   const Instruction& start = m.instr(p.Id("start"));
   CHECK(start.opcode == Opcode::kAsyncStart);
-  CHECK(start.async_wrapped_opcode() == Opcode::kCustomCall);
+  CHECK(m.async_wrapped_opcode(p.Id("start")) == Opcode::kCustomCall);
   CHECK(start.has(Instruction::kAsyncSugar));
   CHECK(m.opcode(p.Id("update")) == Opcode::kAsyncUpdate);
-  CHECK(m.instr(p.Id("update")).async_wrapped_opcode() == Opcode::kCustomCall);
+  CHECK(m.async_wrapped_opcode(p.Id("update")) == Opcode::kCustomCall);
   CHECK(m.opcode(p.Id("done")) == Opcode::kAsyncDone);
   CHECK(m.instr(p.Id("done")).has(Instruction::kAsyncSugar));
   CHECK(m.called(p.Id("start")).empty());
   const Instruction& st2 = m.instr(p.Id("st2"));
   CHECK_FALSE(st2.has(Instruction::kAsyncSugar));
-  CHECK(st2.async_wrapped_opcode() == Opcode::kCustomCall);  // the root of `wrapped`
+  CHECK(m.async_wrapped_opcode(p.Id("st2")) == Opcode::kCustomCall);  // the root of `wrapped`
   CHECK(CompNames(m, m.called(p.Id("d2"))) == StringList{"wrapped"});
   CHECK(Names(m, m.operands(p.Id("d2"))) == StringList{"upd2", "a"});  // late binding
-  CHECK(m.instr(p.Id("fd")).async_wrapped_opcode() == Opcode::kCall);
+  CHECK(m.async_wrapped_opcode(p.Id("fd")) == Opcode::kCall);
   CHECK(CompNames(m, m.called(p.Id("fs"))) == StringList{"wrapped"});
 }
 
