@@ -1355,7 +1355,10 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
     }
   };
   uint32_t called_count = 0;
-  for_each_called([&](CompId) { ++called_count; });
+  if (!s.called.empty() || in.opcode == Opcode::kWhile || in.opcode == Opcode::kConditional ||
+      in.opcode == Opcode::kSelectAndScatter) {
+    for_each_called([&](CompId) { ++called_count; });
+  }
 
   // The header words (Instruction::HeaderWords), in their order.
   if (name_size >= Instruction::kLongName) {
@@ -1408,7 +1411,7 @@ InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratc
   }
 
   const size_t called_begin = ids.size();
-  for_each_called([&](CompId c) { ids.push_back(c); });
+  if (called_count != 0) for_each_called([&](CompId c) { ids.push_back(c); });
   // Control predecessors after the other lists until BuildUsers puts the
   // users before them.
   for (InstrId control : s.controls) ids.push_back(control);
