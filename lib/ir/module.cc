@@ -212,6 +212,9 @@ void Module::Builder::BuildUsers() {
     const uint32_t operand_count = in.OperandCountAt(operands);
     for (uint32_t k = 0; k < operand_count; ++k) {
       Instruction& op = instrs[operands[k]];
+      // Module::UsersBegin, from the local `ids` (the compiler cannot keep
+      // ids_.data() in a register across the stores below: 2 M more
+      // instructions on the corpus files).
       const uint32_t* op_operands = ids + op.operands_begin;
       uint32_t* users = ids + op.operands_begin + op.OperandCountAt(op_operands) +
                         op.CalledCountAt(op_operands);

@@ -75,13 +75,13 @@ struct Instruction {
     kSideEffectAttr = 16,  // custom_call_has_side_effect=true
     kAsyncSugar = 32,      // written as `X-start` / `X-update` / `X-done`
     kHasControl = 64,      // has control predecessors (their count heads the id block)
-    kCalledWord = 128,     // calls computations, or is a fusion or async op: see CalledWord
+    kCalledWord = 128,     // calls computations, or is a fusion or async op: see HeaderWords
   };
   // name_size of a name at least this long: the size heads the id block.
   static constexpr uint8_t kLongName = 0xff;
   // operand_count of this many operands or more: the count heads the id block.
   static constexpr uint16_t kLongOperands = 0xffff;
-  // user_count of this many users or more: Module::user_count adds the rest.
+  // user_count of this many users or more: Module::UserCount adds the rest.
   static constexpr uint16_t kLongUsers = 0x7fff;
 
   // 24 bytes, the bulk of a large module's IR (5.5 million of them for a
@@ -99,8 +99,8 @@ struct Instruction {
   // predecessors. operands_begin is where the operands start.
   uint32_t operands_begin = 0;
   uint32_t attrs_begin = 0;
-  uint16_t operand_count = 0;  // kLongOperands: see Module::operand_count
-  uint16_t user_count = 0;     // kLongUsers: see Module::user_count
+  uint16_t operand_count = 0;  // kLongOperands: see Module::OperandCount
+  uint16_t user_count = 0;     // kLongUsers: see Module::UserCount
   Opcode opcode = Opcode::kInvalid;
   uint8_t name_size = 0;       // kLongName: see Module::NameSize
   uint8_t attr_count = 0;      // at most one per AttrName
@@ -418,7 +418,7 @@ class Module {
     const Instruction& i = instructions_[id];
     return i.opcode == Opcode::kFusion ? Opcode::kInvalid : static_cast<Opcode>(WrappedOrKind(i));
   }
-  // The called word's upper bits (Instruction::CalledWord).
+  // The called word's upper bits (Instruction::HeaderWords).
   uint8_t WrappedOrKind(const Instruction& i) const {
     return i.WrappedOrKindAt(ids_.data() + i.operands_begin);
   }
