@@ -74,6 +74,8 @@ def lint_bench_figures(text):
             m = re.search(r"mapped in 2 MB pages: ([\d.]+)%", line)
             if m:
                 fig["huge_text"] = float(m.group(1))
+        elif line.startswith("memory"):
+            fig["memory"] = line.split(None, 1)[1]
     return fig
 
 
@@ -196,6 +198,9 @@ def main():
     print(f"Issue 7 acceptance, {started}, {rounds} round(s){' (smoke: figures mean nothing)' if args.smoke else ''}")
     print(f"machine: {machine()}")
     print(f"build:   {build_info(args.build)}")
+    memory = sorted({f["memory"] for fs in rows.values() for f in fs if "memory" in f})
+    if memory:
+        print(f"memory:  {'; '.join(memory)}")
     if not args.smoke:
         print(f"pauses:  {args.pause_ms} ms before each timed run of the 200 MB and 1 GB rows")
     if not corpus and not args.smoke:

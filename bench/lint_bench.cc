@@ -284,6 +284,8 @@ int main(int argc, char** argv) {
   } else {
     fmt::print("text      in 4 KB pages (read into memory, or a page cache of small folios)\n");
   }
+  fmt::print("memory    anonymous huge pages {} (HLOLINT_HUGE_PAGES, lib/memory/allocator.h)\n",
+             hlolint::HugePagesPayOff() ? "on" : "off: the host takes free memory back");
   fmt::print("newlines  {:10.6f} s {:9.1f} MB/s\n", newline_time, mb / newline_time);
   if (parse_time < 1e30) {
     fmt::print("parse     {:10.6f} s {:9.1f} MB/s {:8.2f} M instr/s  {:5.1f}x newlines\n", parse_time,

@@ -7,11 +7,18 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <string_view>
 
 namespace hlolint {
 
-void ReturnBigFreedBlocks() { mallopt(M_MMAP_THRESHOLD, 256 * 1024); }
+void ReturnBigFreedBlocks() {
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  ResolveHugePages();
+}
 
 namespace {
 
@@ -19,9 +26,60 @@ constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
 std::atomic<bool> huge_page_heap{false};
 std::atomic<uintptr_t> heap_advised_to{0};
 
+// 0: not resolved yet; else 1 + whether huge pages pay off.
+std::atomic<int> huge_pages_resolved{0};
+
+HugePages FromEnvironment() {
+  const char* value = std::getenv("HLOLINT_HUGE_PAGES");
+  if (value == nullptr) return HugePages::kAuto;
+  const std::string_view v(value);
+  if (v == "on" || v == "1") return HugePages::kOn;
+  if (v == "off" || v == "0") return HugePages::kOff;
+  return HugePages::kAuto;  // anything else: decided as if unset
+}
+
+bool Resolve(HugePages choice) {
+  if (choice == HugePages::kAuto) choice = FromEnvironment();
+  if (choice == HugePages::kAuto) {
+    choice = HypervisorTakesFreePages("/sys") ? HugePages::kOff : HugePages::kOn;
+  }
+  return choice == HugePages::kOn;
+}
+
 }  // namespace
 
+bool HypervisorTakesFreePages(const std::string& sysfs) {
+  constexpr size_t kReportingBit = 5;  // VIRTIO_BALLOON_F_REPORTING
+  std::error_code error;
+  const std::filesystem::path driver =
+      std::filesystem::path(sysfs) / "bus/virtio/drivers/virtio_balloon";
+  for (std::filesystem::directory_iterator it(driver, error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->path().filename().string().rfind("virtio", 0) != 0) continue;
+    // One character per feature bit, '0' or '1', lowest bit first.
+    std::ifstream features(it->path() / "features");
+    std::string bits;
+    if (features >> bits && bits.size() > kReportingBit && bits[kReportingBit] == '1') {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Not resolved yet counts as on: operator new asks before the policy is
+// resolved only in programs that never set it (the unit tests).
+bool HugePagesPayOff() { return huge_pages_resolved.load(std::memory_order_relaxed) != 1; }
+
+void ResolveHugePages() {
+  if (huge_pages_resolved.load(std::memory_order_relaxed) == 0) SetHugePages(HugePages::kAuto);
+}
+
+void SetHugePages(HugePages choice) {
+  huge_pages_resolved.store(1 + Resolve(choice), std::memory_order_relaxed);
+}
+
 void ConfigureMemoryForInputs(const std::vector<uint64_t>& sizes) {
+  ResolveHugePages();
   if (sizes.empty()) return;
   const bool large = *std::max_element(sizes.begin(), sizes.end()) > kSmallInputBytes;
   UseHugePageHeap(/*one_arena=*/large);
@@ -45,6 +103,7 @@ void UseHugePageHeap(bool one_arena) {
 bool HugePageHeapInUse() { return huge_page_heap.load(std::memory_order_relaxed); }
 
 void AdviseHeapGrowth() {
+  if (!HugePagesPayOff()) return;
   const uintptr_t top = reinterpret_cast<uintptr_t>(::sbrk(0));
   uintptr_t advised = heap_advised_to.load(std::memory_order_relaxed);
   if (top == advised || !heap_advised_to.compare_exchange_strong(advised, top)) return;
@@ -57,6 +116,7 @@ void AdviseHeapGrowth() {
 }
 
 void AdviseHugePages(void* block, std::size_t size) {
+  if (!HugePagesPayOff()) return;
   static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   // A big block is mmap'd by malloc: its first page starts just before it.
   const uintptr_t first = reinterpret_cast<uintptr_t>(block) / page * page;
