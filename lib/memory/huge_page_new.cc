@@ -7,8 +7,10 @@
 // and random probes into name tables miss the TLB. Debian's kernels enable
 // THP only where madvise asks for it ("madvise" mode), and glibc asks only
 // under GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which a program cannot set for
-// itself; so big blocks are advised here. Small blocks are left alone: they
-// come from the heap and could not hold a 2 MB page anyway.
+// itself; so big blocks are advised here, where huge pages pay off
+// (HugePagesPayOff: not where the host takes the guest's free memory back).
+// Small blocks are left alone: they come from the heap and could not hold a
+// 2 MB page anyway.
 //
 // Left out of sanitizer builds (lib/CMakeLists.txt): their runtimes replace
 // operator new, and a second replacement mismatches their delete.
