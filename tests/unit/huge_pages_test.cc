@@ -24,17 +24,24 @@ bool HugePagesAvailable() {
          ::stat("/proc/self/smaps", &st) == 0;
 }
 
-}  // namespace
-
-TEST_CASE("big blocks are advised to use huge pages, small ones are not", "[memory]") {
+// Whether this build and kernel show the advice the tests look for; says why
+// not when they do not.
+bool AdviceIsVisible() {
 #ifndef HLOLINT_HUGE_PAGE_NEW
   WARN("skipped: this build keeps the sanitizer's operator new");
-  return;
+  return false;
 #endif
   if (!HugePagesAvailable()) {
     WARN("skipped: this kernel has no transparent huge pages or no /proc/self/smaps");
-    return;
+    return false;
   }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("big blocks are advised to use huge pages, small ones are not", "[memory]") {
+  if (!AdviceIsVisible()) return;
   // malloc's fixed threshold, as in hlolint: blocks above 256 KB are mapped
   // on their own, whatever the tests before this one freed.
   hlolint::ReturnBigFreedBlocks();
@@ -57,14 +64,7 @@ TEST_CASE("big blocks are advised to use huge pages, small ones are not", "[memo
 
 TEST_CASE("the huge-page heap of large inputs: heap growth and big blocks use huge pages",
           "[memory]") {
-#ifndef HLOLINT_HUGE_PAGE_NEW
-  WARN("skipped: this build keeps the sanitizer's operator new");
-  return;
-#endif
-  if (!HugePagesAvailable()) {
-    WARN("skipped: this kernel has no transparent huge pages or no /proc/self/smaps");
-    return;
-  }
+  if (!AdviceIsVisible()) return;
   // What hlolint chooses when an input is larger than kSmallInputBytes.
   hlolint::ConfigureMemoryForInputs({hlolint::kSmallInputBytes + 1});
   hlolint::SetHugePages(hlolint::HugePages::kOn);
@@ -82,14 +82,7 @@ TEST_CASE("the huge-page heap of large inputs: heap growth and big blocks use hu
 }
 
 TEST_CASE("with huge pages off, big blocks are left to 4 KB pages", "[memory]") {
-#ifndef HLOLINT_HUGE_PAGE_NEW
-  WARN("skipped: this build keeps the sanitizer's operator new");
-  return;
-#endif
-  if (!HugePagesAvailable()) {
-    WARN("skipped: this kernel has no transparent huge pages or no /proc/self/smaps");
-    return;
-  }
+  if (!AdviceIsVisible()) return;
   hlolint::ReturnBigFreedBlocks();
   hlolint::SetHugePages(hlolint::HugePages::kOff);
   // Bigger than any free room the heaps of earlier tests (advised) can hold,
