@@ -622,6 +622,9 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
   uint32_t root_offset = 0;
   do {
     if (!ParseInstruction(id, &root, &root_offset)) return false;
+    // A large file's text streams from memory, and the hardware prefetcher
+    // stops at every 4 KB page: a few lines ahead are asked for here.
+    PrefetchText();
     if (parsed_text_) parsed_text_->Advance(lexer_.offset());
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
       return Error(lexer_.offset(), "parse cancelled");

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "util/prefetch.h"
 #include "parse/parser.h"
 #include "parse/value_parser.h"
 #include "parse/name_table.h"
@@ -494,6 +495,17 @@ class ModuleParser : public ValueParser {
   uint32_t value_key_count_ = 0;
   // Releases the parsed text behind the parser (large files; one module).
   std::optional<TextReleaser> parsed_text_;
+  // How far ahead of the parse the text has been prefetched (PrefetchText).
+  static constexpr size_t kTextAhead = 2048;
+  size_t text_prefetched_ = 0;  // offset
+  void PrefetchText() {
+    const size_t at = lexer_.offset();
+    const size_t ahead = std::min<size_t>(at + kTextAhead, file_.size());
+    if (text_prefetched_ < at) text_prefetched_ = at;
+    for (; text_prefetched_ < ahead; text_prefetched_ += 64) {
+      PrefetchForRead(file_.data() + text_prefetched_);
+    }
+  }
   // Copies its shapes' text: a shape first written far behind would map
   // released text back in on every lookup that reaches the table.
   CopyingNameTable module_shape_cache_;
