@@ -290,6 +290,7 @@ void ModuleParser::ReserveFor(size_t text_bytes) {
   // Generated and real dumps average a computation per 1-2 KB of text
   // (fusions of a few instructions), so this rarely regrows.
   builder_->computations().reserve(text_bytes / 512 + 4);
+  prefetch_text_ = text_bytes >= kPrefetchTextMinBytes;
 }
 
 bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
@@ -624,7 +625,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
     if (!ParseInstruction(id, &root, &root_offset)) return false;
     // A large file's text streams from memory, and the hardware prefetcher
     // stops at every 4 KB page: a few lines ahead are asked for here.
-    PrefetchText();
+    if (prefetch_text_) PrefetchText();
     if (parsed_text_) parsed_text_->Advance(lexer_.offset());
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
       return Error(lexer_.offset(), "parse cancelled");

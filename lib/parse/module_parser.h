@@ -495,8 +495,13 @@ class ModuleParser : public ValueParser {
   uint32_t value_key_count_ = 0;
   // Releases the parsed text behind the parser (large files; one module).
   std::optional<TextReleaser> parsed_text_;
-  // How far ahead of the parse the text has been prefetched (PrefetchText).
+  // How far ahead of the parse the text has been prefetched (PrefetchText),
+  // in a module large enough that its text is not in the cache (a smaller
+  // one was just read into a buffer, or is small enough to stay cached:
+  // there the prefetches cost the corpus files 3%).
   static constexpr size_t kTextAhead = 2048;
+  static constexpr size_t kPrefetchTextMinBytes = size_t{16} << 20;
+  bool prefetch_text_ = false;
   size_t text_prefetched_ = 0;  // offset
   void PrefetchText() {
     const size_t at = lexer_.offset();
