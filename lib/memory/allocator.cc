@@ -26,8 +26,8 @@ constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
 std::atomic<bool> huge_page_heap{false};
 std::atomic<uintptr_t> heap_advised_to{0};
 
-// 0: not resolved yet; else 1 + whether huge pages pay off.
-std::atomic<int> huge_pages_resolved{0};
+// kAuto until resolved; then kOn or kOff.
+std::atomic<HugePages> huge_pages{HugePages::kAuto};
 
 HugePages FromEnvironment() {
   const char* value = std::getenv("HLOLINT_HUGE_PAGES");
@@ -38,12 +38,12 @@ HugePages FromEnvironment() {
   return HugePages::kAuto;  // anything else: decided as if unset
 }
 
-bool Resolve(HugePages choice) {
+HugePages Resolve(HugePages choice) {
   if (choice == HugePages::kAuto) choice = FromEnvironment();
   if (choice == HugePages::kAuto) {
     choice = HypervisorTakesFreePages("/sys") ? HugePages::kOff : HugePages::kOn;
   }
-  return choice == HugePages::kOn;
+  return choice;
 }
 
 }  // namespace
@@ -68,14 +68,14 @@ bool HypervisorTakesFreePages(const std::string& sysfs) {
 
 // Not resolved yet counts as on: operator new asks before the policy is
 // resolved only in programs that never set it (the unit tests).
-bool HugePagesPayOff() { return huge_pages_resolved.load(std::memory_order_relaxed) != 1; }
+bool HugePagesPayOff() { return huge_pages.load(std::memory_order_relaxed) != HugePages::kOff; }
 
 void ResolveHugePages() {
-  if (huge_pages_resolved.load(std::memory_order_relaxed) == 0) SetHugePages(HugePages::kAuto);
+  if (huge_pages.load(std::memory_order_relaxed) == HugePages::kAuto) SetHugePages(HugePages::kAuto);
 }
 
 void SetHugePages(HugePages choice) {
-  huge_pages_resolved.store(1 + Resolve(choice), std::memory_order_relaxed);
+  huge_pages.store(Resolve(choice), std::memory_order_relaxed);
 }
 
 void ConfigureMemoryForInputs(const std::vector<uint64_t>& sizes) {

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "util/prefetch.h"
 #include "parse/parser.h"
 #include "parse/value_parser.h"
 #include "parse/name_table.h"
 #include "parse/scope_name_table.h"
 #include "util/hash.h"
+#include "util/prefetch.h"
 
 namespace hlolint {
 
