@@ -938,7 +938,7 @@ InstrId ModuleParser::CompactGte(InstrId tuple, int64_t index, uint32_t name_off
   auto& cache = gte_cache_[scope_depth_ - 1];
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
-  Instruction gte;
+  NewInstruction gte;
   gte.name_offset = name_offset;
   gte.opcode = Opcode::kGetTupleElement;
   gte.flags = Instruction::kCompactGte | Instruction::kAnonymous;
@@ -1097,7 +1097,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   } level_guard{this};
   InstrScratch& s = ScratchAt(level);
 
-  Instruction instr;
+  NewInstruction instr;
   instr.name_offset = name_offset;
   uint32_t instr_name_size = name_size;
   // A fusion's FusionKind, or an async op's wrapped opcode (the called word).
@@ -1279,10 +1279,12 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   if (opcode == Opcode::kFusion) wrapped_or_kind = static_cast<uint8_t>(s.fusion_kind);
   if (s.side_effect) instr.flags |= Instruction::kSideEffectAttr;
 
-  // Name checks (XLA's SetAndSanitizeName) and replication count.
-  std::string_view name = module_->text(instr.name_offset, instr_name_size);
+  // Name checks (XLA's SetAndSanitizeName) and replication count. The
+  // name's view is made where it is used: kept across the calls below, it
+  // is spilled in two halves and reloaded whole, a store-forwarding stall.
   if (!(instr.flags & Instruction::kAnonymous)) {
-    if (NeedsSanitizing(name)) {
+    if (const std::string_view name = module_->text(instr.name_offset, instr_name_size);
+        NeedsSanitizing(name)) {
       const std::string sanitized = SanitizedName(name);
       return Error(name_offset, StrCat("illegal instruction name: ", name,
                                        "; suggest renaming to: ", sanitized));
@@ -1311,6 +1313,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     async_start_of_[id] = opcode == Opcode::kAsyncStart ? id : async_start_of_[s.operands[0]];
   }
   if (!(instr.flags & Instruction::kAnonymous)) {
+    const std::string_view name = module_->text(instr.name_offset, instr_name_size);
     const InstrId existing = scopes_[scope_depth_ - 1].InsertHashedIf(
         static_cast<uint32_t>(name_hash), id, NamedAs(name, name_hash));
     if (existing != id) {
@@ -1322,13 +1325,16 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   return true;
 }
 
-InstrId ModuleParser::AddInstruction(const Instruction& instruction, InstrScratch& s,
+InstrId ModuleParser::AddInstruction(const NewInstruction& instruction, InstrScratch& s,
                                      uint32_t name_size, int64_t number, uint8_t wrapped_or_kind) {
   auto& instrs = builder_->instructions();
   auto& ids = builder_->ids();
   const InstrId id = static_cast<InstrId>(instrs.size());
-  instrs.push_back(instruction);
-  Instruction& in = instrs.back();
+  Instruction& in = instrs.emplace_back();
+  in.name_offset = instruction.name_offset;
+  in.shape = instruction.shape;
+  in.opcode = instruction.opcode;
+  in.flags = instruction.flags;
 
   // Called computations in XLA's order (ParseComputationList keeps them
   // below Instruction::kMaxCalled); counted first, for the header.
@@ -1544,12 +1550,13 @@ void ModuleParser::TakePlainAttributes(const AttrSet& set, std::bitset<kAttrName
                                 : FastAttributeValueEnd(name, type, value, s);
     if (end == nullptr) break;
     seen.set(static_cast<size_t>(name));
-    Attribute attribute;
+    // Written in place: a local copied in would be stored in bytes and
+    // loaded whole, a store-forwarding stall.
+    Attribute& attribute = s.attributes.emplace_back();
     attribute.name = name;
     // Right after the name and its '=' (its name_offset is implied).
     attribute.value_offset = static_cast<uint32_t>(value - base);
     if (HasValueKey(name)) KeyValueText(attribute, static_cast<uint32_t>(end - base));
-    s.attributes.push_back(attribute);
     taken_end = end;
     if (*end != ',') break;
     p = end + 1;

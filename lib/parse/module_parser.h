@@ -94,6 +94,17 @@ inline bool IsAsyncOpcode(Opcode op) {
   return op == Opcode::kAsyncStart || op == Opcode::kAsyncUpdate || op == Opcode::kAsyncDone;
 }
 
+// What a caller decides of a new instruction; AddInstruction fills in the
+// rest of its record. Read field by field, as the caller wrote it: a whole
+// Instruction built on the stack a field at a time and copied in 16-byte
+// loads stalled on store forwarding, once per instruction.
+struct NewInstruction {
+  uint32_t name_offset = 0;
+  ShapeId shape = kNoShape;
+  Opcode opcode = Opcode::kInvalid;
+  uint8_t flags = 0;  // Instruction::Flags
+};
+
 class ModuleParser : public ValueParser {
  public:
   ModuleParser(const SourceFile& file, uint32_t start, const ParseLimits& limits);
@@ -410,7 +421,7 @@ class ModuleParser : public ValueParser {
   ShapeId InferShape(Opcode opcode, const InstrScratch& scratch);
   // `name_size`, `number` and `wrapped_or_kind` (a fusion's FusionKind, an
   // async op's wrapped opcode) go into the record or its header words.
-  InstrId AddInstruction(const Instruction& instruction, InstrScratch& scratch,
+  InstrId AddInstruction(const NewInstruction& instruction, InstrScratch& scratch,
                          uint32_t name_size, int64_t number,
                          uint8_t wrapped_or_kind = static_cast<uint8_t>(Opcode::kInvalid));
   void ReserveEntryScope(uint32_t entry_offset);

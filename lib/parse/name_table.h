@@ -72,7 +72,12 @@ class CopyingNameTable {
       return order_[last_found_].value;
     }
     const std::string_view copy = Copy(name);
-    order_.push_back(Entry{copy.data(), static_cast<uint32_t>(copy.size()), value});
+    // Field by field: an Entry built on the stack is stored in two halves
+    // and copied in one 16-byte load, which stalls on store forwarding.
+    Entry& entry = order_.emplace_back();
+    entry.data = copy.data();
+    entry.size = static_cast<uint32_t>(copy.size());
+    entry.value = value;
     return value;
   }
   // The names in the order they were inserted, with their values.

@@ -391,7 +391,7 @@ InstrId ModuleParser::OperandStub(std::string_view name, uint32_t name_offset, S
     NeedsFirstHalf(name_offset);
     return kNoId;
   }
-  Instruction stub;
+  NewInstruction stub;
   stub.name_offset = name_offset;
   stub.opcode = Opcode::kInvalid;
   stub.shape = declared;

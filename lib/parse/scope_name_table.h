@@ -111,8 +111,11 @@ class ScopeNameTable {
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (!Live(s)) {
-        s = Slot{id + 1, hash};
-        recent_[RecentIndex(hash)] = s;
+        // Both stores from one value: reading `s` back after its two
+        // 4-byte stores would stall on store forwarding.
+        const Slot fresh{id + 1, hash};
+        s = fresh;
+        recent_[RecentIndex(hash)] = fresh;
         ++size_;
         return id;
       }
