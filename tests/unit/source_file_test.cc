@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "engine/lint.h"
 #include "rules/registry.h"
@@ -149,6 +150,20 @@ TEST_CASE("linting a file read into a buffer gives the mapped file's diagnostics
     CHECK(read.diagnostics[i].fingerprint == mapped.diagnostics[i].fingerprint);
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("suppression markers are found at the text's edges and only whole") {
+  using Offsets = std::vector<uint32_t>;
+  const auto markers = [](const std::string& text) {
+    return SourceFile::FromString("m.hlo", text)->SuppressionMarkers();
+  };
+  CHECK(markers("hlolint:") == Offsets{0});
+  CHECK(markers("// hlolint: disable=x\n// hlolint:") == Offsets{3, 25});
+  CHECK(markers("hlolint:hlolint:") == Offsets{0, 8});
+  // Near misses: a ':' too early, the name without one, a cut-off name.
+  CHECK(markers(":: a:b hlolint hlolint; olint: hlolint") == Offsets{});
+  CHECK(markers("hhlolint: xhlolint:") == Offsets{1, 11});
+  CHECK(markers("") == Offsets{});
 }
 
 }  // namespace
