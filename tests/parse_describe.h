@@ -27,6 +27,18 @@ inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
     out << "name " << m.name() << " entry " << m.entry() << " [" << m.begin_offset() << ","
         << m.end_offset() << ") scheduled " << m.is_scheduled() << " header-layouts "
         << m.header().entry_param_layouts.size() << "\n";
+    auto index = [&out](const ShapeIndex& index) {
+      out << "{";
+      for (int64_t i : index) out << " " << i;
+      out << " }";
+    };
+    for (const InputOutputAlias& alias : m.header().input_output_alias) {
+      out << "alias @" << alias.offset << " ";
+      index(alias.output_index);
+      out << " param " << alias.parameter << " ";
+      index(alias.parameter_index);
+      out << " must " << alias.must_alias << "\n";
+    }
     for (ShapeId s = 0; s < m.shapes().size(); ++s) {
       out << "shape#" << s << " " << ShapeToString(m.shapes().Get(s), true) << "\n";
     }

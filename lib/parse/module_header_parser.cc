@@ -2,6 +2,7 @@
 // the stack frame tables, debug attributes, and the checks XLA makes once a
 // module is built (aliasing, entry layouts, async computations).
 #include <algorithm>
+#include <cstring>
 
 #include "absl/container/flat_hash_set.h"
 #include "parse/module_parser.h"
@@ -128,6 +129,40 @@ bool ModuleParser::ParseIntSubAttributes(std::initializer_list<std::string_view>
   return ParseToken(TokKind::kRbrace, "expects '}' to end sub attributes");
 }
 
+// An entry `N {a=1 b=2 ...}` exactly as XLA prints it: each of `names`
+// once, single spaces, small decimal values. Returns the end of its '}',
+// or nullptr for anything else (the token-level parse then reads it, and
+// reports what is wrong), so both accept the same entries.
+static const char* PlainIntSubAttributesEnd(const char* p,
+                                            std::initializer_list<std::string_view> names) {
+  auto digits = [](const char* q) {
+    // Up to 9 digits without a leading zero: in range for int32_t.
+    const char* start = q;
+    while (*q >= '0' && *q <= '9' && q - start < 10) ++q;
+    const size_t n = static_cast<size_t>(q - start);
+    return n == 0 || n > 9 || (n > 1 && *start == '0') ? nullptr : q;
+  };
+  p = digits(p);
+  if (p == nullptr || p[0] != ' ' || p[1] != '{') return nullptr;
+  p += 2;
+  uint32_t seen = 0;
+  while (true) {
+    size_t which = 0;
+    for (std::string_view name : names) {
+      if (std::memcmp(p, name.data(), name.size()) == 0 && p[name.size()] == '=') break;
+      ++which;
+    }
+    if (which == names.size() || (seen & (1u << which))) return nullptr;
+    seen |= 1u << which;
+    p = digits(p + names.begin()[which].size() + 1);
+    if (p == nullptr) return nullptr;
+    if (*p == '}') break;
+    if (*p != ' ') return nullptr;
+    ++p;
+  }
+  return seen == (1u << names.size()) - 1 ? p + 1 : nullptr;
+}
+
 bool ModuleParser::ParseStackFrameIndex() {
   if (!EatIfPresent(TokKind::kw_FileNames)) return true;
   // `INT STRING` entries; XLA ignores a failing ParseString here, so an
@@ -135,18 +170,29 @@ bool ModuleParser::ParseStackFrameIndex() {
   while (EatIfPresent(TokKind::kInt)) EatIfPresent(TokKind::kString);
   if (!ParseToken(TokKind::kw_FunctionNames, "expects 'FunctionNames'")) return false;
   while (EatIfPresent(TokKind::kInt)) EatIfPresent(TokKind::kString);
-  if (!ParseToken(TokKind::kw_FileLocations, "expects 'FileLocations'")) return false;
-  while (EatIfPresent(TokKind::kInt)) {
-    if (!ParseIntSubAttributes({"file_name_id", "function_name_id", "line", "end_line", "column",
-                                "end_column"})) {
-      return false;
+  // A table holds an entry per source location and per frame: read
+  // byte-wise where plain, as the instructions are.
+  auto entries = [this](std::initializer_list<std::string_view> names) {
+    while (kind() == TokKind::kInt) {
+      const char* const end =
+          limits_.fast_paths ? PlainIntSubAttributesEnd(file_.data() + lexer_.offset(), names)
+                             : nullptr;
+      if (end != nullptr) {
+        lexer_.Reset(static_cast<uint32_t>(end - file_.data()));
+        Lex();
+        continue;
+      }
+      Lex();
+      if (!ParseIntSubAttributes(names)) return false;
     }
+    return true;
+  };
+  if (!ParseToken(TokKind::kw_FileLocations, "expects 'FileLocations'")) return false;
+  if (!entries({"file_name_id", "function_name_id", "line", "end_line", "column", "end_column"})) {
+    return false;
   }
   if (!ParseToken(TokKind::kw_StackFrames, "expects 'StackFrames'")) return false;
-  while (EatIfPresent(TokKind::kInt)) {
-    if (!ParseIntSubAttributes({"file_location_id", "parent_frame_id"})) return false;
-  }
-  return true;
+  return entries({"file_location_id", "parent_frame_id"});
 }
 
 bool ModuleParser::ParseDebugAttributes() {

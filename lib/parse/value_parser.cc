@@ -1148,8 +1148,73 @@ bool ValueParser::ParseOutputOperandAliasing(std::vector<OutputOperandAlias>* ou
   return ParseToken(TokKind::kRbrace, "Expects '}' at the end of instruction aliasing description");
 }
 
+// `{ {0}: (0, {}, may-alias), {1}: (1, {1,0}), ... }`: an entry per
+// aliased output, as many as a model has parameters. Decimal numbers of up
+// to 9 digits, without leading zeros, the separators XLA prints; anything
+// else is left to the token-level reading (which reports what is wrong),
+// so both accept the same text.
+bool ValueParser::TakePlainInputOutputAlias(std::vector<InputOutputAlias>* out) {
+  const char* const base = file_.data();
+  const char* p = base + lexer_.offset();
+  auto number = [](const char* q, int64_t* value) -> const char* {
+    const char* const start = q;
+    int64_t v = 0;
+    while (*q >= '0' && *q <= '9' && q - start < 10) v = v * 10 + (*q++ - '0');
+    const ptrdiff_t n = q - start;
+    if (n == 0 || n > 9 || (n > 1 && *start == '0')) return nullptr;
+    *value = v;
+    return q;
+  };
+  auto index = [&](const char* q, ShapeIndex* into) -> const char* {
+    if (*q++ != '{') return nullptr;
+    if (*q == '}') return q + 1;
+    while (true) {
+      int64_t v;
+      q = number(q, &v);
+      if (q == nullptr) return nullptr;
+      into->push_back(v);
+      if (*q == '}') return q + 1;
+      if (*q++ != ',') return nullptr;
+    }
+  };
+  if (p[0] != '{' || p[1] != ' ') return false;
+  p += 2;
+  while (true) {
+    InputOutputAlias& alias = out->emplace_back();
+    alias.offset = static_cast<uint32_t>(p - base);
+    p = index(p, &alias.output_index);
+    if (p == nullptr || std::memcmp(p, ": (", 3) != 0) break;
+    p = number(p + 3, &alias.parameter);
+    if (p == nullptr || p[0] != ',' || p[1] != ' ') break;
+    p = index(p + 2, &alias.parameter_index);
+    if (p == nullptr) break;
+    if (std::memcmp(p, ", may-alias)", 12) == 0) {
+      p += 12;
+    } else if (std::memcmp(p, ", must-alias)", 13) == 0) {
+      alias.must_alias = true;
+      p += 13;
+    } else if (*p == ')') {
+      ++p;
+    } else {
+      break;
+    }
+    if (p[0] == ',' && p[1] == ' ') {
+      p += 2;
+    } else if (p[0] == ' ' && p[1] == '}') {
+      lexer_.Reset(static_cast<uint32_t>(p + 2 - base));
+      Lex();
+      return true;
+    } else {
+      break;
+    }
+  }
+  out->clear();
+  return false;
+}
+
 bool ValueParser::ParseInputOutputAlias(std::vector<InputOutputAlias>* out) {
   out->clear();
+  if (limits_.fast_paths && TakePlainInputOutputAlias(out)) return true;
   if (!ParseToken(TokKind::kLbrace, "Expects '{' at the start of aliasing description")) {
     return false;
   }

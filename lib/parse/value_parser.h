@@ -188,6 +188,9 @@ class ValueParser {
   mutable size_t last_metadata_size_ = 0;
 
   bool ParseShapeImpl(ShapeId* out);
+  // input_output_alias as XLA prints it, read byte-wise (see .cc); false,
+  // having consumed nothing, at anything else.
+  bool TakePlainInputOutputAlias(std::vector<InputOutputAlias>* out);
   bool ParseDimensionSizes(Shape* shape);
   // The checks XLA's MakeValidatedTupleShape makes on each element.
   bool ValidateElementShape(const Shape& element, uint32_t offset);

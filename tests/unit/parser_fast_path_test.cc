@@ -253,6 +253,43 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m",
   CheckText("HloModule m\nc (p: f32[2]) -> f32[2] {\n  ROOT p = f32[2] parameter(0)\n}\nd (p: f32[2]) -> f32[2]");
 }
 
+TEST_CASE("fast paths: header tables read byte-wise or handed back", "[parser][fast]") {
+  const std::string entry = "ENTRY e {\n  ROOT p = (f32[2], f32[2]) parameter(0)\n}\n";
+  // input_output_alias as XLA prints it, then each way it is not.
+  for (const char* alias : {
+           "{ {0}: (0, {}, may-alias), {1}: (0, {1}, must-alias), {1,0}: (12, {}) }",
+           "{ {0}: (0, {}, may-alias) }",
+           "{}",
+           "{ {0}: (0, {}) , {1}: (0, {}) }",
+           "{ {0}: (00, {}) }",
+           "{ {0}: (1234567890, {}) }",
+           "{ {0}: (0, {0, 1}) }",
+           "{ {0}: (0, {}, may-alias) /* c */ }",
+           "{ {0}: (0, {}, maybe-alias) }",
+           "{ {0}: (0, {}, may-alias), }",
+           "{ {0}: (0, {}, may-alias)",
+           "{ {-1}: (0, {}) }",
+       }) {
+    CheckText(std::string("HloModule m, input_output_alias=") + alias + "\n" + entry);
+  }
+  // Stack frame tables.
+  const std::string tables =
+      "HloModule m\nFileNames\n1 \"a.py\"\nFunctionNames\n1 \"f\"\nFileLocations\n";
+  for (const char* locations : {
+           "1 {file_name_id=1 function_name_id=1 line=2 end_line=3 column=4 end_column=5}\n",
+           "1 {end_column=5 column=4 end_line=3 line=2 function_name_id=1 file_name_id=1}\n",
+           "1 {file_name_id=1, function_name_id=1, line=2, end_line=3, column=4, end_column=5}\n",
+           "1 {file_name_id=1 function_name_id=1 line=2 end_line=3 column=4}\n",
+           "1 {file_name_id=1 function_name_id=1 line=2 line=2 end_line=3 column=4 end_column=5}\n",
+           "1 {file_name_id=1 function_name_id=1 line=2 end_line=3 column=4 end_column=5 x=1}\n",
+           "1 {file_name_id=1 function_name_id=1 line=9999999999 end_line=3 column=4 end_column=5}\n",
+           "1 {file_name_id=1 function_name_id=1 line=2 end_line=3 column=4 end_column=5\n",
+       }) {
+    CheckText(tables + locations + "StackFrames\n1 {file_location_id=1 parent_frame_id=0}\n" +
+              entry);
+  }
+}
+
 TEST_CASE("fast paths: attribute values read byte-wise or handed back", "[parser][fast]") {
   // Each line is checked with every value: the forms dumps print, and near
   // misses the byte-wise reader must leave to the grammar (or reject the

@@ -176,6 +176,19 @@ ENTRY e {
   ROOT c = f32[] constant(1), metadata={op_name="x" stack_frame_id=2}
 })");
   CHECK(p.m().computation_count() == 1);
+  // Entries printed otherwise than XLA prints them (a 10-digit value, a
+  // leading zero, two spaces, another key order) are read token by token:
+  // accepted all the same.
+  Parse("HloModule m\nFileNames\nFunctionNames\nFileLocations\nStackFrames\n"
+        "1 {file_location_id=2147483647 parent_frame_id=007}\n"
+        "2 {file_location_id=1  parent_frame_id=0}\n"
+        "03 {parent_frame_id=0 file_location_id=1}\n"
+        "4 {file_location_id=1 parent_frame_id=0}"
+        "ENTRY e {\n  ROOT c = f32[] constant(1)\n}");
+  CHECK_PARSE_ERROR("HloModule m\nFileNames\nFunctionNames\nFileLocations\nStackFrames\n"
+                    "1 {file_location_id=1 parent_frame_id=2147483648}\n"
+                    "ENTRY e {\n  ROOT c = f32[] constant(1)\n}",
+                    "6:39", "value out of range for int32_t");
   // Empty sections are fine; all four keywords are required once FileNames appears.
   Parse("HloModule m\nFileNames\nFunctionNames\nFileLocations\nStackFrames\n"
         "ENTRY e {\n  ROOT c = f32[] constant(1)\n}");
