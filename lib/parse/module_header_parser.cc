@@ -146,13 +146,21 @@ static const char* PlainIntSubAttributesEnd(const char* p,
   if (p == nullptr || p[0] != ' ' || p[1] != '{') return nullptr;
   p += 2;
   uint32_t seen = 0;
+  const size_t count = names.size();
+  size_t next = 0;  // XLA prints the keys in `names` order: tried first
   while (true) {
-    size_t which = 0;
-    for (std::string_view name : names) {
-      if (std::memcmp(p, name.data(), name.size()) == 0 && p[name.size()] == '=') break;
-      ++which;
+    size_t which = count;
+    for (size_t k = 0; k < count; ++k) {
+      const size_t i = next + k < count ? next + k : next + k - count;
+      const std::string_view name = names.begin()[i];
+      if (p[0] == name[0] && std::memcmp(p, name.data(), name.size()) == 0 &&
+          p[name.size()] == '=') {
+        which = i;
+        break;
+      }
     }
-    if (which == names.size() || (seen & (1u << which))) return nullptr;
+    if (which == count || (seen & (1u << which))) return nullptr;
+    next = which + 1 == count ? 0 : which + 1;
     seen |= 1u << which;
     p = digits(p + names.begin()[which].size() + 1);
     if (p == nullptr) return nullptr;
@@ -160,7 +168,7 @@ static const char* PlainIntSubAttributesEnd(const char* p,
     if (*p != ' ') return nullptr;
     ++p;
   }
-  return seen == (1u << names.size()) - 1 ? p + 1 : nullptr;
+  return seen == (1u << count) - 1 ? p + 1 : nullptr;
 }
 
 bool ModuleParser::ParseStackFrameIndex() {
