@@ -30,6 +30,19 @@ inline bool IsIdentCharByte(char c) { return kByteClass[static_cast<unsigned cha
 inline bool IsIdentStartByte(char c) { return kByteClass[static_cast<unsigned char>(c)] & 2; }
 inline bool IsBlankByte(char c) { return kByteClass[static_cast<unsigned char>(c)] & 4; }
 
+// A number as dumps print small ones: 1 to 9 decimal digits without a
+// leading zero (so it fits an int32_t and reads the same as the lexer's
+// integer token). Where it ends, or null for anything else.
+inline const char* ScanSmallDecimal(const char* p, int64_t* value) {
+  const char* const start = p;
+  int64_t v = 0;
+  while (*p >= '0' && *p <= '9' && p - start < 10) v = v * 10 + (*p++ - '0');
+  const auto n = p - start;
+  if (n == 0 || n > 9 || (n > 1 && *start == '0')) return nullptr;
+  *value = v;
+  return p;
+}
+
 // The first byte at or after p that is not an identifier character
 // [a-zA-Z0-9_.-]. 16 bytes at a time while the load stays before `end`
 // (the NUL at `end` stops the byte loop).

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "absl/container/flat_hash_set.h"
+#include "lex/byte_scan.h"
 #include "parse/module_parser.h"
 #include "util/strings.h"
 
@@ -135,14 +136,9 @@ bool ModuleParser::ParseIntSubAttributes(std::initializer_list<std::string_view>
 // reports what is wrong), so both accept the same entries.
 static const char* PlainIntSubAttributesEnd(const char* p,
                                             std::initializer_list<std::string_view> names) {
-  auto digits = [](const char* q) {
-    // Up to 9 digits without a leading zero: in range for int32_t.
-    const char* start = q;
-    while (*q >= '0' && *q <= '9' && q - start < 10) ++q;
-    const size_t n = static_cast<size_t>(q - start);
-    return n == 0 || n > 9 || (n > 1 && *start == '0') ? nullptr : q;
-  };
-  p = digits(p);
+  // Values in range for int32_t, as ParseIntSubAttributes requires.
+  int64_t value;
+  p = ScanSmallDecimal(p, &value);
   if (p == nullptr || p[0] != ' ' || p[1] != '{') return nullptr;
   p += 2;
   uint32_t seen = 0;
@@ -162,7 +158,7 @@ static const char* PlainIntSubAttributesEnd(const char* p,
     if (which == count || (seen & (1u << which))) return nullptr;
     next = which + 1 == count ? 0 : which + 1;
     seen |= 1u << which;
-    p = digits(p + names.begin()[which].size() + 1);
+    p = ScanSmallDecimal(p + names.begin()[which].size() + 1, &value);
     if (p == nullptr) return nullptr;
     if (*p == '}') break;
     if (*p != ' ') return nullptr;

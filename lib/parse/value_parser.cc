@@ -1156,21 +1156,12 @@ bool ValueParser::ParseOutputOperandAliasing(std::vector<OutputOperandAlias>* ou
 bool ValueParser::TakePlainInputOutputAlias(std::vector<InputOutputAlias>* out) {
   const char* const base = file_.data();
   const char* p = base + lexer_.offset();
-  auto number = [](const char* q, int64_t* value) -> const char* {
-    const char* const start = q;
-    int64_t v = 0;
-    while (*q >= '0' && *q <= '9' && q - start < 10) v = v * 10 + (*q++ - '0');
-    const ptrdiff_t n = q - start;
-    if (n == 0 || n > 9 || (n > 1 && *start == '0')) return nullptr;
-    *value = v;
-    return q;
-  };
   auto index = [&](const char* q, ShapeIndex* into) -> const char* {
     if (*q++ != '{') return nullptr;
     if (*q == '}') return q + 1;
     while (true) {
       int64_t v;
-      q = number(q, &v);
+      q = ScanSmallDecimal(q, &v);
       if (q == nullptr) return nullptr;
       into->push_back(v);
       if (*q == '}') return q + 1;
@@ -1184,7 +1175,7 @@ bool ValueParser::TakePlainInputOutputAlias(std::vector<InputOutputAlias>* out) 
     alias.offset = static_cast<uint32_t>(p - base);
     p = index(p, &alias.output_index);
     if (p == nullptr || std::memcmp(p, ": (", 3) != 0) break;
-    p = number(p + 3, &alias.parameter);
+    p = ScanSmallDecimal(p + 3, &alias.parameter);
     if (p == nullptr || p[0] != ',' || p[1] != ' ') break;
     p = index(p + 2, &alias.parameter_index);
     if (p == nullptr) break;

@@ -1,6 +1,7 @@
 // The 16-byte scans of lex/byte_scan.h against their byte-by-byte meaning.
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
 
 #include "lex/byte_scan.h"
 
@@ -62,4 +63,20 @@ TEST_CASE("BalancedEnd finds the closing bracket the byte-wise reading finds", "
   const char* begin = tuple.c_str();
   CHECK(BalancedEnd(begin, begin + tuple.size()) - begin == 55);
   CHECK(ShapeTextEnd(begin, begin + tuple.size()) - begin == 55);
+}
+
+TEST_CASE("ScanSmallDecimal takes 1 to 9 digits without a leading zero", "[byte_scan]") {
+  auto scan = [](const std::string& text) -> std::pair<long, int64_t> {
+    int64_t value = -1;
+    const char* end = ScanSmallDecimal(text.c_str(), &value);
+    return {end == nullptr ? -1 : end - text.c_str(), value};
+  };
+  CHECK(scan("0}") == std::pair<long, int64_t>{1, 0});
+  CHECK(scan("7 ") == std::pair<long, int64_t>{1, 7});
+  CHECK(scan("123456789,") == std::pair<long, int64_t>{9, 123456789});
+  CHECK(scan("1234567890").first == -1);  // 10 digits: the grammar decides
+  CHECK(scan("07").first == -1);
+  CHECK(scan("-1").first == -1);
+  CHECK(scan("").first == -1);
+  CHECK(scan("x1").first == -1);
 }
