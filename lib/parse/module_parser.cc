@@ -1031,12 +1031,10 @@ bool ModuleParser::TryFastHead(uint32_t pos, InstrScratch& s, FastHead* head) {
     head->operands_read = false;
     head->resume = head->opcode_end;
     if (*opcode == Opcode::kParameter) {
-      // `(N)`: up to 9 digits without a leading zero, one integer token.
-      const char* digits = p + 1;
-      const char* q = digits;
-      int64_t number = 0;
-      while (*q >= '0' && *q <= '9' && q - digits < 9) number = number * 10 + (*q++ - '0');
-      if (q != digits && *q == ')' && (*digits != '0' || q - digits == 1)) {
+      // `(N)`: one integer token.
+      int64_t number;
+      const char* q = ScanSmallDecimal(p + 1, &number);
+      if (q != nullptr && *q == ')') {
         head->parameter_number = number;
         head->resume = static_cast<uint32_t>(q + 1 - base);
       }
