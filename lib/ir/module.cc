@@ -172,7 +172,7 @@ uint32_t Module::MoreUsers(InstrId id) const {
   return it != more_users_.end() && it->first == id ? it->second : 0;
 }
 
-void Module::Builder::BuildUsers() {
+void Module::Builder::FinishUsers() {
   // The parser counted each instruction's distinct users (CountUses). Each
   // instruction's block of ids_ (header words, operands, called
   // computations; control predecessors) gets room for its users before its
@@ -180,7 +180,10 @@ void Module::Builder::BuildUsers() {
   // opcode array is filled on the way. While a list fills, user_count
   // counts the users written so far (for the few at kLongUsers, long_fill).
   std::vector<Instruction>& instrs = m.instructions_;
+  const InstrId first = finished_instructions;
   const size_t n = instrs.size();
+  // Uses past kLongUsers come while their computation is parsed: every one
+  // left is of an instruction from `first` on, and the list stays sorted.
   std::sort(more_uses.begin(), more_uses.end());
   for (size_t k = 0; k < more_uses.size();) {
     size_t end = k + 1;
@@ -188,14 +191,14 @@ void Module::Builder::BuildUsers() {
     m.more_users_.emplace_back(more_uses[k], static_cast<uint32_t>(end - k));
     k = end;
   }
-  std::vector<InstrId>().swap(more_uses);
-  SpreadLists();
+  more_uses.clear();
+  SpreadLists(first);
   std::vector<InstrId> long_ids;
   std::vector<uint32_t> long_filled;
   auto long_fill = [&](InstrId op) -> uint32_t& {
     if (long_filled.empty()) {
       // Every instruction at kLongUsers, in id order.
-      for (InstrId id = 0; id < n; ++id) {
+      for (InstrId id = first; id < n; ++id) {
         if (instrs[id].user_count == Instruction::kLongUsers) long_ids.push_back(id);
       }
       long_filled.assign(long_ids.size(), 0);
@@ -203,9 +206,12 @@ void Module::Builder::BuildUsers() {
     const auto at = std::lower_bound(long_ids.begin(), long_ids.end(), op) - long_ids.begin();
     return long_filled[static_cast<size_t>(at)];
   };
+  // Called once per computation: grown to the instructions' capacity (the
+  // parser's estimate), not by doubling.
+  if (m.opcodes_.capacity() < n) m.opcodes_.reserve(std::max(n, instrs.capacity()));
   m.opcodes_.resize(n);
   uint32_t* const ids = m.ids_.data();
-  for (InstrId id = 0; id < n; ++id) {
+  for (InstrId id = first; id < n; ++id) {
     const Instruction& in = instrs[id];
     m.opcodes_[id] = in.opcode;
     const uint32_t* operands = ids + in.operands_begin;
@@ -229,24 +235,34 @@ void Module::Builder::BuildUsers() {
       users[op.user_count++] = id;
     }
   }
+  finished_instructions = static_cast<uint32_t>(n);
+  finished_users = counted_users;
+}
+
+void Module::Builder::AdoptFinishedUsers(const Builder& from, InstrId instr_base) {
+  m.opcodes_.insert(m.opcodes_.end(), from.m.opcodes_.begin(), from.m.opcodes_.end());
+  for (const auto& [id, count] : from.m.more_users_) m.more_users_.emplace_back(id + instr_base, count);
+  finished_instructions = static_cast<uint32_t>(m.instructions_.size());
+  finished_users = counted_users;
 }
 
 // In place: the parser only ever appends an instruction's block at the end
 // of ids_ (AddInstruction, and the merges of the two-thread parse), so the
-// blocks lie in id order without overlapping, and each moves up by the
-// users of the blocks before it (at least), the last block first, without
-// overwriting one still to move. ids_ is reserved for about three words per
-// instruction (ReserveFor), so a large module's lists fit without a new
-// array, which would cost as many fresh pages again as the lists take, at
-// the parse's peak of memory (the name tables are still held).
-void Module::Builder::SpreadLists() {
+// blocks of [first, end) are the last ones, in id order without
+// overlapping, and each moves up by the users of the blocks before it (at
+// least), the last block first, without overwriting one still to move.
+// ids_ is reserved for about three words per instruction (ReserveFor), so a
+// large module's lists fit without a new array, which would cost as many
+// fresh pages again as the lists take, at the parse's peak of memory (the
+// name tables are still held).
+void Module::Builder::SpreadLists(InstrId first) {
   std::vector<Instruction>& instrs = m.instructions_;
   std::vector<uint32_t>& ids = m.ids_;
-  const size_t spread = ids.size() + counted_users;  // blocks pack from the top
+  const size_t spread = ids.size() + (counted_users - finished_users);  // packed from the top
   ids.resize(spread);
   uint32_t* const data = ids.data();
   size_t end = spread;
-  for (size_t id = instrs.size(); id-- > 0;) {
+  for (size_t id = instrs.size(); id-- > first;) {
     Instruction& in = instrs[id];
     const uint32_t header = in.HeaderWords();
     const uint32_t* const operands = data + in.operands_begin;

@@ -469,7 +469,7 @@ class Module {
   std::vector<Computation> computations_;
   std::vector<Instruction> instructions_;
   std::vector<uint64_t> name_hashes_;  // by instruction id
-  std::vector<Opcode> opcodes_;  // instructions_[id].opcode, filled by BuildUsers
+  std::vector<Opcode> opcodes_;  // instructions_[id].opcode, filled by Builder::FinishUsers
   // Per instruction, in id order: header words (Instruction::HeaderWords),
   // operands, called computations (CompIds), users, control predecessors.
   std::vector<uint32_t> ids_;
@@ -481,7 +481,7 @@ class Module {
   std::vector<CompId> run_computations_;
   std::vector<Attribute> attributes_;
   // Users past Instruction::kLongUsers, by instruction id (few: only
-  // instructions with that many users), filled by BuildUsers.
+  // instructions with that many users), filled by Builder::FinishUsers.
   std::vector<std::pair<InstrId, uint32_t>> more_users_;
   uint32_t MoreUsers(InstrId id) const;
   // (index in attributes_, name offset) of those with name_apart, by index.
@@ -561,20 +561,37 @@ struct Module::Builder {
     more_uses.insert(more_uses.end(), count - inline_part, id);
   }
   // One entry per use counted past Instruction::kLongUsers (the instruction
-  // used), until BuildUsers sums them into Module::more_users_.
+  // used), until FinishUsers sums them into Module::more_users_.
   std::vector<InstrId> more_uses{};
-  // Lays out every instruction's user list (counted by CountUses) after its
-  // other lists and fills it, and fills the dense opcode array; the last
-  // step of building. Until then users() is empty.
-  void BuildUsers();
+  // Lays out the user lists (counted by CountUses) of the instructions added
+  // since the last call after their other lists, fills them, and fills the
+  // dense opcode array for them. Call when nothing added later can use
+  // them: the parser does at the end of each top-level computation (whose
+  // instructions only its own use), while its records and lists are still
+  // in the cache. Until then their users() are not there.
+  void FinishUsers();
+  // The last step of building: FinishUsers for whatever is left.
+  void BuildUsers() { FinishUsers(); }
+  // Instructions [0, finished_instructions) have their user lists, and
+  // counted_users was finished_users then.
+  uint32_t finished_instructions = 0;
+  uint64_t finished_users = 0;
+  bool AllUsersFinished() const {
+    return finished_instructions == m.instructions_.size() && more_uses.empty();
+  }
+  // Appends `from`'s opcode array and long user counts (a two-thread
+  // parse's fragment, whose users are finished, its ids shifted by
+  // `instr_base`) and marks everything finished.
+  void AdoptFinishedUsers(const Builder& from, InstrId instr_base);
   // The table behind Module::parent, from the computations' instruction
   // lists; after the last computation is added.
   void BuildParents();
   uint64_t counted_users = 0;  // sum of every instruction's user_count
 
  private:
-  // Makes room for each instruction's users in its block of ids_.
-  void SpreadLists();
+  // Makes room for the users of instructions [first, end) in their blocks
+  // of ids_, which are the last ones.
+  void SpreadLists(InstrId first);
 };
 
 }  // namespace hlolint

@@ -680,6 +680,11 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
     comp.order_begin = static_cast<uint32_t>(module_order.size());
     module_order.insert(module_order.end(), order.begin(), order.end());
   }
+  // A top-level computation's instructions (its inline computations' too)
+  // are used only by one another: their user lists are laid out now, while
+  // their records and lists are in the cache, and on the thread that parsed
+  // them (a two-thread parse's fragments arrive finished).
+  if (scope == 0) builder_->FinishUsers();
   return true;
 }
 

@@ -148,13 +148,13 @@ void AppendComputation(std::vector<Computation>& comps, const Computation& c,
   if (merged.signature_result != kNoShape) merged.signature_result = shape_to[c.signature_result];
 }
 
-// Renumbers a merged instruction: its operands and control predecessors
-// through `instr_to`, its called computations, its own computation through
-// `comp_to`, its shape through `shape_to`. `list` is its block of ids. A
-// fusion marks the first-half computations it calls (AddInstruction marked
-// the fragment's own).
+// Renumbers a merged instruction: its operands, `users` users (0 where its
+// block has no user list yet) and control predecessors through `instr_to`,
+// its called computations through `comp_to`, its shape through
+// `shape_to`. `list` is its block of ids. A fusion marks the first-half
+// computations it calls (AddInstruction marked the fragment's own).
 template <typename InstrTo, typename CompTo>
-void RenumberMerged(Instruction& in, uint32_t* list, const InstrTo& instr_to,
+void RenumberMerged(Instruction& in, uint32_t* list, uint32_t users, const InstrTo& instr_to,
                     const CompTo& comp_to, std::vector<Computation>& comps,
                     const std::vector<ShapeId>& shape_to, CompId first_external) {
   const uint32_t operand_count = in.OperandCountAt(list);
@@ -169,9 +169,11 @@ void RenumberMerged(Instruction& in, uint32_t* list, const InstrTo& instr_to,
     list[k] = comp_to(c);
     if (marks_fusion && c >= first_external) comps[list[k]].is_fusion_computation = true;
   }
+  const uint32_t users_end = called_end + users;
+  for (uint32_t k = called_end; k < users_end; ++k) list[k] = instr_to(list[k]);
   if (in.flags & Instruction::kHasControl) {
     const uint32_t controls = in.ControlCountAt(list);
-    for (uint32_t k = called_end; k < called_end + controls; ++k) list[k] = instr_to(list[k]);
+    for (uint32_t k = users_end; k < users_end + controls; ++k) list[k] = instr_to(list[k]);
   }
   if (in.shape != kNoShape) in.shape = shape_to[in.shape];
 }
@@ -518,6 +520,9 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   Module::Builder& from = *half.builder_;
 
   // Everything that can refuse the merge is checked before anything changes.
+  // Both sides end between computations, so their user lists are laid out
+  // (FinishUsers): the fragment's are merged as they are.
+  if (!to.AllUsersFinished() || !from.AllUsersFinished()) return false;
   std::vector<CompId> external_to;
   if (!CanMerge(half, &external_to)) return false;
   if (*entry != kNoId && half.fragment_entry_ != kNoId) return false;  // two ENTRY
@@ -559,13 +564,15 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
     const size_t end = std::min(half_instrs.size(), begin + kBlock);
     const size_t first = instrs.size();
     instrs.insert(instrs.end(), half_instrs.begin() + begin, half_instrs.begin() + end);
-    for (Instruction& in : std::span(instrs.data() + first, end - begin)) {
-      // The fragment's lists are laid out in id order from 0 (AddInstruction):
-      // header words, operands, called computations, control predecessors.
+    for (size_t k = begin; k < end; ++k) {
+      Instruction& in = instrs[first + k - begin];
+      // The fragment's lists are laid out in id order from 0: header words,
+      // operands, called computations, users, control predecessors.
       uint32_t* list = merged_ids + in.operands_begin;
       in.operands_begin += ids_base;
       in.attrs_begin += attr_base;
-      RenumberMerged(in, list, shifted, comp_to, comps, shape_to, kExternalComputation);
+      const uint32_t users = half.module_->UserCount(static_cast<InstrId>(k));
+      RenumberMerged(in, list, users, shifted, comp_to, comps, shape_to, kExternalComputation);
     }
   }
   for (const auto& [index, offset] : from.apart_attribute_names()) {
@@ -585,7 +592,7 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   auto& hashes = to.name_hashes();
   hashes.insert(hashes.end(), from.name_hashes().begin(), from.name_hashes().end());
   to.counted_users += from.counted_users;
-  for (InstrId used : from.more_uses) to.more_uses.push_back(shifted(used));
+  to.AdoptFinishedUsers(from, instr_base);
   // Later fragments and chunks may call the fragment's computations. The
   // table of a module of 100,000s of computations is far bigger than the
   // caches: each slot is fetched a few names ahead.
@@ -710,7 +717,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     uint32_t* list = merged_ids + in.operands_begin;
     in.operands_begin += ids_base;
     in.attrs_begin += attr_base;
-    RenumberMerged(in, list, mapped, comp_to, comps, shape_to, kExternalComputation);
+    RenumberMerged(in, list, 0, mapped, comp_to, comps, shape_to, kExternalComputation);
   }
   for (const auto& [index, offset] : from.apart_attribute_names()) {
     to.apart_attribute_names().emplace_back(index + attr_base, offset);
