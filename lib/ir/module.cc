@@ -184,14 +184,16 @@ void Module::Builder::FinishUsers() {
   const size_t n = instrs.size();
   // Uses past kLongUsers come while their computation is parsed: every one
   // left is of an instruction from `first` on, and the list stays sorted.
-  std::sort(more_uses.begin(), more_uses.end());
-  for (size_t k = 0; k < more_uses.size();) {
-    size_t end = k + 1;
-    while (end < more_uses.size() && more_uses[end] == more_uses[k]) ++end;
-    m.more_users_.emplace_back(more_uses[k], static_cast<uint32_t>(end - k));
-    k = end;
+  if (!more_uses.empty()) [[unlikely]] {
+    std::sort(more_uses.begin(), more_uses.end());
+    for (size_t k = 0; k < more_uses.size();) {
+      size_t end = k + 1;
+      while (end < more_uses.size() && more_uses[end] == more_uses[k]) ++end;
+      m.more_users_.emplace_back(more_uses[k], static_cast<uint32_t>(end - k));
+      k = end;
+    }
+    more_uses.clear();
   }
-  more_uses.clear();
   SpreadLists(first);
   std::vector<InstrId> long_ids;
   std::vector<uint32_t> long_filled;
@@ -209,11 +211,10 @@ void Module::Builder::FinishUsers() {
   // Called once per computation: grown to the instructions' capacity (the
   // parser's estimate), not by doubling.
   if (m.opcodes_.capacity() < n) m.opcodes_.reserve(std::max(n, instrs.capacity()));
-  m.opcodes_.resize(n);
   uint32_t* const ids = m.ids_.data();
   for (InstrId id = first; id < n; ++id) {
     const Instruction& in = instrs[id];
-    m.opcodes_[id] = in.opcode;
+    m.opcodes_.push_back(in.opcode);
     const uint32_t* operands = ids + in.operands_begin;
     const uint32_t operand_count = in.OperandCountAt(operands);
     for (uint32_t k = 0; k < operand_count; ++k) {

@@ -1,5 +1,6 @@
-// User lists are counted while parsing and laid out by BuildUsers; these
-// tests recount them by brute force from the operand lists.
+// User lists are counted while parsing and laid out at the end of each
+// top-level computation (Module::Builder::FinishUsers); these tests recount
+// them by brute force from the operand lists.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -184,6 +185,40 @@ TEST_CASE("users: lists past an instruction's 16-bit counts") {
   for (InstrId u : {parsed.Id("use0"), parsed.Id("use65999")}) {
     CHECK(Names(m, m.users(u)) == StringList{"t", "cc"});
   }
+  CheckUsersMatchRecount(m);
+}
+
+TEST_CASE("users: laid out computation by computation, long lists in several") {
+  // Each top-level computation's lists are laid out when it closes: two of
+  // them with an instruction past the 16-bit user count (the long counts
+  // of both must be found, in id order), and an inline computation in the
+  // middle of the second one, which closes with it.
+  auto computation = [](const std::string& name, int uses, bool entry) {
+    std::string text = std::string(entry ? "ENTRY " : "") + name + " {\n  " + name +
+                       "_p = f32[] parameter(0)\n";
+    for (int i = 0; i < uses; ++i) {
+      text += "  " + name + "_u" + std::to_string(i) + " = f32[] negate(" + name + "_p)\n";
+    }
+    if (entry) {
+      text += "  " + name + "_r = f32[] reduce(" + name + "_u0, " + name + "_p), dimensions={}, "
+              "to_apply={\n    a = f32[] parameter(0)\n    b = f32[] parameter(1)\n"
+              "    ROOT s = f32[] add(a, b)\n  }\n";
+    }
+    text += "  ROOT " + name + "_t = (f32[], f32[]) tuple(" + name + "_p, " + name + "_u" +
+            std::to_string(uses - 1) + ")\n}\n\n";
+    return text;
+  };
+  const std::string text = "HloModule m\n\n" + computation("one", 33000, false) +
+                           computation("two", 10, false) + computation("three", 40000, true);
+  Parsed parsed = Parse(text);
+  const Module& m = parsed.m(0);
+  CHECK(m.users(parsed.Id("one_p")).size() == 33001);
+  CHECK(m.users(parsed.Id("two_p")).size() == 11);
+  CHECK(m.users(parsed.Id("three_p")).size() == 40002);  // the reduce uses it too
+  CHECK(Names(m, m.users(parsed.Id("three_u0"))) == StringList{"three_r"});
+  const InstrId sum = parsed.Id("s");
+  CHECK(Names(m, m.users(parsed.Id("a"))) == StringList{"s"});
+  CHECK(m.users(sum).empty());
   CheckUsersMatchRecount(m);
 }
 
