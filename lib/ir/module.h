@@ -566,9 +566,9 @@ struct Module::Builder {
   // Lays out the user lists (counted by CountUses) of the instructions added
   // since the last call after their other lists, fills them, and fills the
   // dense opcode array for them. Call when nothing added later can use
-  // them: the parser does at the end of each top-level computation (whose
-  // instructions only its own use), while its records and lists are still
-  // in the cache. Until then their users() are not there.
+  // them: the parser does between top-level computations (whose
+  // instructions only their own use), while their records and lists are
+  // still in the cache. Until then their users() are not there.
   void FinishUsers();
   // The last step of building: FinishUsers for whatever is left.
   void BuildUsers() { FinishUsers(); }
@@ -576,6 +576,9 @@ struct Module::Builder {
   // counted_users was finished_users then.
   uint32_t finished_instructions = 0;
   uint64_t finished_users = 0;
+  uint32_t UnfinishedInstructions() const {
+    return static_cast<uint32_t>(m.instructions_.size()) - finished_instructions;
+  }
   bool AllUsersFinished() const {
     return finished_instructions == m.instructions_.size() && more_uses.empty();
   }

@@ -512,6 +512,9 @@ class ModuleParser : public ValueParser {
   // there the prefetches cost the corpus files 3%).
   static constexpr size_t kTextAhead = 2048;
   static constexpr size_t kPrefetchTextMinBytes = size_t{16} << 20;
+  // Instructions whose user lists are laid out together (FinishUsers): ~100
+  // KB of records and lists, which stay in the cache meanwhile.
+  static constexpr uint32_t kFinishUsersBatch = 4096;
   bool prefetch_text_ = false;
   size_t text_prefetched_ = 0;  // offset
   void PrefetchText() {

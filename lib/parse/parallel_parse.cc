@@ -353,6 +353,7 @@ bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel, uint32_t stop)
   // The module ended before the chunk did: not a chunk of this module.
   if (stop != 0 && lexer_.offset() != stop) return false;
   if (fragment_unusable_) return false;
+  builder_->FinishUsers();  // merged as they are (TakeFragment)
   fragment_entry_ = entry;
   fragment_end_ = lexer_.offset();
   return true;
@@ -520,8 +521,10 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   Module::Builder& from = *half.builder_;
 
   // Everything that can refuse the merge is checked before anything changes.
-  // Both sides end between computations, so their user lists are laid out
-  // (FinishUsers): the fragment's are merged as they are.
+  // Both sides end between computations, so their user lists can be laid
+  // out (FinishUsers; the fragment's were): the fragment's are merged as
+  // they are.
+  to.FinishUsers();
   if (!to.AllUsersFinished() || !from.AllUsersFinished()) return false;
   std::vector<CompId> external_to;
   if (!CanMerge(half, &external_to)) return false;
