@@ -208,13 +208,15 @@ void Module::Builder::FinishUsers() {
     const auto at = std::lower_bound(long_ids.begin(), long_ids.end(), op) - long_ids.begin();
     return long_filled[static_cast<size_t>(at)];
   };
-  // Called once per computation: grown to the instructions' capacity (the
-  // parser's estimate), not by doubling.
+  // Called many times in a large module: grown to the instructions'
+  // capacity (the parser's estimate), not by doubling.
   if (m.opcodes_.capacity() < n) m.opcodes_.reserve(std::max(n, instrs.capacity()));
+  m.opcodes_.resize(n);
+  Opcode* const opcodes = m.opcodes_.data();
   uint32_t* const ids = m.ids_.data();
   for (InstrId id = first; id < n; ++id) {
     const Instruction& in = instrs[id];
-    m.opcodes_.push_back(in.opcode);
+    opcodes[id] = in.opcode;
     const uint32_t* operands = ids + in.operands_begin;
     const uint32_t operand_count = in.OperandCountAt(operands);
     for (uint32_t k = 0; k < operand_count; ++k) {
