@@ -125,21 +125,10 @@ void ForEachRun(const Module& m, Visit visit) {
 void Module::Builder::BuildParents() {
   // The runs in id order, with the gaps between them (ids no computation
   // lists, which only a failed parse leaves) as runs of kNoId. Most
-  // modules' computations are one run each and already in id order: only
-  // an inline computation interrupts its parent, and only then are the
-  // runs gathered and sorted.
-  bool in_order = true;
-  InstrId last_start = 0;
-  ForEachRun(m, [&](const IdRun& run) {
-    in_order = in_order && run.start >= last_start;
-    last_start = run.start;
-  });
-  std::vector<IdRun> sorted;
-  if (!in_order) {
-    ForEachRun(m, [&](const IdRun& run) { sorted.push_back(run); });
-    std::sort(sorted.begin(), sorted.end(),
-              [](const IdRun& a, const IdRun& b) { return a.start < b.start; });
-  }
+  // modules' computations are one run each and already in id order (one
+  // pass over the computations, which a 1 GB dump has 700,000 of): only an
+  // inline computation interrupts its parent, and only then are the runs
+  // gathered and sorted.
   m.run_starts_.clear();
   m.run_computations_.clear();
   m.run_starts_.reserve(m.computations_.size() + 1);
@@ -154,9 +143,19 @@ void Module::Builder::BuildParents() {
     m.run_computations_.push_back(run.computation);
     covered = run.end;
   };
-  if (in_order) {
-    ForEachRun(m, add);
-  } else {
+  bool in_order = true;
+  ForEachRun(m, [&](const IdRun& run) {
+    in_order = in_order && run.start >= covered;
+    if (in_order) add(run);
+  });
+  if (!in_order) {
+    std::vector<IdRun> sorted;
+    ForEachRun(m, [&](const IdRun& run) { sorted.push_back(run); });
+    std::sort(sorted.begin(), sorted.end(),
+              [](const IdRun& a, const IdRun& b) { return a.start < b.start; });
+    m.run_starts_.clear();
+    m.run_computations_.clear();
+    covered = 0;
     for (const IdRun& run : sorted) add(run);
   }
   if (covered != m.instructions_.size()) {
