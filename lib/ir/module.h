@@ -522,7 +522,7 @@ struct Module::Builder {
   void AdoptLists(Module& other);
   // Counts the instruction just added as a user of each of its distinct
   // operands, while their records are in cache from resolving them (this
-  // spares BuildUsers a pass over every record). A repeated operand is
+  // spares FinishUsers a pass over every record). A repeated operand is
   // marked by the top bit of its count until the instruction is done.
   void CountUses(std::span<const InstrId> operands) {
     Instruction* instrs = m.instructions_.data();

@@ -1429,7 +1429,7 @@ InstrId ModuleParser::AddInstruction(const NewInstruction& instruction, InstrScr
 
   const size_t called_begin = ids.size();
   if (called_count != 0) for_each_called([&](CompId c) { ids.push_back(c); });
-  // Control predecessors after the other lists until BuildUsers puts the
+  // Control predecessors after the other lists until FinishUsers puts the
   // users before them.
   for (InstrId control : s.controls) ids.push_back(control);
   if (in.opcode == Opcode::kFusion ||

@@ -138,7 +138,7 @@ TEST_CASE("users: the other lists of an instruction survive the layout") {
 
 TEST_CASE("users: header words hold long names, 64-bit numbers and control counts") {
   // An instruction keeps what few have at the head of its id block; the
-  // layout must keep them next to the lists that BuildUsers moves. (The
+  // layout must keep them next to the lists that FinishUsers moves. (The
   // out-of-range index is verify-shape's to report, not the parser's.)
   const std::string long_name(70000, 'n');
   const std::string text =
