@@ -1,7 +1,6 @@
 #include "ir/module.h"
 
 #include <algorithm>
-#include <bit>
 
 namespace hlolint {
 
@@ -163,16 +162,6 @@ void Module::Builder::BuildParents() {
     m.run_starts_.push_back(covered);
     m.run_computations_.push_back(kNoId);
   }
-}
-
-void Module::Builder::ApplyFusionMarks() {
-  for (size_t word = 0; word < fusion_called.size(); ++word) {
-    for (uint64_t bits = fusion_called[word]; bits != 0; bits &= bits - 1) {
-      m.computations_[word * 64 + static_cast<size_t>(std::countr_zero(bits))]
-          .is_fusion_computation = true;
-    }
-  }
-  fusion_called.clear();
 }
 
 uint32_t Module::MoreUsers(InstrId id) const {

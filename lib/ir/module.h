@@ -586,24 +586,10 @@ struct Module::Builder {
   // parse's fragment, whose users are finished, its ids shifted by
   // `instr_base`) and marks everything finished.
   void AdoptFinishedUsers(const Builder& from, InstrId instr_base);
-  // Marks computation `c` as called by a fusion. Kept in a bit per
-  // computation until ApplyFusionMarks: a fusion's computation is defined
-  // long before the fusion in a large dump, and setting the flag on its
-  // record at once missed the cache (and the TLB) for every fusion, 5% of
-  // the parse of a 1 GB dump.
-  void MarkFusionCalled(CompId c) {
-    const size_t word = c >> 6;
-    if (word >= fusion_called.size()) fusion_called.resize(std::max(word + 1, fusion_called.size() * 2));
-    fusion_called[word] |= uint64_t{1} << (c & 63);
-  }
-  // Sets Computation::is_fusion_computation on every computation marked,
-  // in id order (the records stream from memory in order).
-  void ApplyFusionMarks();
   // The table behind Module::parent, from the computations' instruction
   // lists; after the last computation is added.
   void BuildParents();
   uint64_t counted_users = 0;  // sum of every instruction's user_count
-  std::vector<uint64_t> fusion_called{};  // MarkFusionCalled's bits, by CompId
 
  private:
   // Makes room for the users of instructions [first, end) in their blocks

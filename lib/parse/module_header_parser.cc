@@ -253,7 +253,6 @@ bool ModuleParser::ParseDebugAttributes() {
 
 bool ModuleParser::FinishModule(ParsedModule* out) {
   (void)out;
-  builder_->ApplyFusionMarks();
   const ModuleHeader& header = builder_->header();
   const Computation& entry = builder_->computations()[builder_->entry()];
   // XLA checks aliases against the module's result shape: the declared

@@ -1438,7 +1438,7 @@ InstrId ModuleParser::AddInstruction(const NewInstruction& instruction, InstrScr
     for (uint32_t k = 0; k < called_count; ++k) {
       // A fragment's first-half computations are marked by the merge.
       if (IsExternal(ids[called_begin + k])) continue;
-      builder_->MarkFusionCalled(ids[called_begin + k]);
+      builder_->computations()[ids[called_begin + k]].is_fusion_computation = true;
     }
   }
   scope_order_[scope_depth_ - 1].push_back(id);

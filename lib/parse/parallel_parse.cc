@@ -151,11 +151,11 @@ void AppendComputation(std::vector<Computation>& comps, const Computation& c,
 // Renumbers a merged instruction: its operands, `users` users (0 where its
 // block has no user list yet) and control predecessors through `instr_to`,
 // its called computations through `comp_to`, its shape through
-// `shape_to`. `list` is its block of ids. A fusion marks (in `builder`) the first-half
+// `shape_to`. `list` is its block of ids. A fusion marks the first-half
 // computations it calls (AddInstruction marked the fragment's own).
 template <typename InstrTo, typename CompTo>
 void RenumberMerged(Instruction& in, uint32_t* list, uint32_t users, const InstrTo& instr_to,
-                    const CompTo& comp_to, Module::Builder& builder,
+                    const CompTo& comp_to, std::vector<Computation>& comps,
                     const std::vector<ShapeId>& shape_to, CompId first_external) {
   const uint32_t operand_count = in.OperandCountAt(list);
   for (uint32_t k = 0; k < operand_count; ++k) list[k] = instr_to(list[k]);
@@ -167,7 +167,7 @@ void RenumberMerged(Instruction& in, uint32_t* list, uint32_t users, const Instr
   for (uint32_t k = operand_count; k < called_end; ++k) {
     const CompId c = list[k];
     list[k] = comp_to(c);
-    if (marks_fusion && c >= first_external) builder.MarkFusionCalled(list[k]);
+    if (marks_fusion && c >= first_external) comps[list[k]].is_fusion_computation = true;
   }
   const uint32_t users_end = called_end + users;
   for (uint32_t k = called_end; k < users_end; ++k) list[k] = instr_to(list[k]);
@@ -354,7 +354,6 @@ bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel, uint32_t stop)
   if (stop != 0 && lexer_.offset() != stop) return false;
   if (fragment_unusable_) return false;
   builder_->FinishUsers();  // merged as they are (TakeFragment)
-  builder_->ApplyFusionMarks();  // its computations are copied with the flag
   fragment_entry_ = entry;
   fragment_end_ = lexer_.offset();
   return true;
@@ -384,7 +383,6 @@ bool ModuleParser::ParseContinuation(const std::atomic<bool>& cancel, uint32_t s
     if (cancel.load(std::memory_order_relaxed)) return false;
   }
   if (fragment_unusable_) return false;
-  builder_->ApplyFusionMarks();  // its computations are copied with the flag
   continuation_root_ = root;
   continuation_root_offset_ = root_offset;
   fragment_end_ = lexer_.offset();
@@ -577,7 +575,7 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
       in.operands_begin += ids_base;
       in.attrs_begin += attr_base;
       const uint32_t users = half.module_->UserCount(static_cast<InstrId>(k));
-      RenumberMerged(in, list, users, shifted, comp_to, to, shape_to, kExternalComputation);
+      RenumberMerged(in, list, users, shifted, comp_to, comps, shape_to, kExternalComputation);
     }
   }
   for (const auto& [index, offset] : from.apart_attribute_names()) {
@@ -722,7 +720,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     uint32_t* list = merged_ids + in.operands_begin;
     in.operands_begin += ids_base;
     in.attrs_begin += attr_base;
-    RenumberMerged(in, list, 0, mapped, comp_to, to, shape_to, kExternalComputation);
+    RenumberMerged(in, list, 0, mapped, comp_to, comps, shape_to, kExternalComputation);
   }
   for (const auto& [index, offset] : from.apart_attribute_names()) {
     to.apart_attribute_names().emplace_back(index + attr_base, offset);
