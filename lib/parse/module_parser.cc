@@ -685,7 +685,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
   // their user lists are laid out, while their records and lists are still
   // in the cache, and on the thread that parsed them (a two-thread parse's
   // fragments arrive finished). Not after every small computation: each
-  // call costs ~300 instructions of its own.
+  // call costs 200-300 instructions of its own.
   if (scope == 0 && builder_->UnfinishedInstructions() >= kFinishUsersBatch) {
     builder_->FinishUsers();
   }
