@@ -1,7 +1,6 @@
 #include "parse/module_parser.h"
 
 #include <algorithm>
-#include <limits>
 #include <cstring>
 
 #include "lex/byte_scan.h"
@@ -199,7 +198,6 @@ void ModuleParser::BeginModule(uint32_t begin_offset) {
   shapes_ = &builder_->shapes();
   error_.reset();
   error_note_.reset();
-  deferred_repeat_.reset();
   depth_ = 0;
   depth_exceeded_ = false;
   scope_depth_ = 0;
@@ -236,12 +234,10 @@ ParsedModule ModuleParser::ParseNextModule() {
         "expects 'HloModule', 'ENTRY' or a computation, but sees ", TokKindName(kind()),
         " (XLA would read this text as a single instruction)"));
   }
-  if (!ok && !error_) BeforeFirstError();  // before the tables go
   ReleaseScratch();
   out.instruction_count = static_cast<uint32_t>(module_->instruction_count());
   out.computation_count = static_cast<uint32_t>(module_->computation_count());
   out.merged_fragments = merged_fragments_;
-  if (!ok && deferred_repeat_) CountToRepeat(&out);
   if (!ok) {
     out.error = error_ ? error_ : ParseError{lexer_.offset(), "syntax error"};
     out.error_note = error_note_;
@@ -582,69 +578,6 @@ void ModuleParser::ReserveEntryScope(uint32_t entry_offset) {
   const size_t expected = sampled ? left * parsed / parsed_bytes : left / kGuessBytesPerInstruction;
   EnsureScopeStorage(0);
   scopes_[0].Reserve(expected, left / kMaxTextShare);
-  scopes_[0].SetDeferred(limits_.fast_paths &&
-                         scopes_[0].SlotBytes() >= limits_.deferred_names_min_bytes);
-}
-
-void ModuleParser::CollectDeferredRepeat(size_t scope) {
-  ScopeNameTable& table = scopes_[scope];
-  if (!table.HasPending()) return;
-  const ScopeNameTable::Repeat repeat = table.Flush([this](uint32_t a, uint32_t b) {
-    const Instruction& x = builder_->instructions()[a];
-    const Instruction& y = builder_->instructions()[b];
-    const uint32_t size = module_->NameSize(x);
-    return builder_->name_hashes()[a] == builder_->name_hashes()[b] &&
-           module_->NameSize(y) == size &&
-           BytesEqual(file_.data() + x.name_offset, file_.data() + y.name_offset, size);
-  });
-  if (repeat.id != ScopeNameTable::kNotFound &&
-      (!deferred_repeat_ || repeat.id < deferred_repeat_->id)) {
-    deferred_repeat_ = repeat;
-  }
-}
-
-// What InsertHashedIf's caller reports (ParseInstructionRhs), for the name
-// found again when its batch was flushed.
-void ModuleParser::RecordRepeatError() {
-  const auto& instrs = builder_->instructions();
-  const Instruction& later = instrs[deferred_repeat_->id];
-  error_note_ = ParseError{instrs[deferred_repeat_->first].name_offset,
-                           "instruction previously defined here"};
-  error_ = ParseError{later.name_offset,
-                      StrCat("instruction already exists: ",
-                             module_->text(later.name_offset, module_->NameSize(later)))};
-}
-
-// A parse that stops at a name defined twice has read what came before it
-// and the instruction itself (its inline computations too); when the
-// repeat was found in a later batch, the parse had read more.
-void ModuleParser::CountToRepeat(ParsedModule* out) const {
-  const auto& instrs = builder_->instructions();
-  const InstrId last = deferred_repeat_->id;
-  uint32_t after = std::numeric_limits<uint32_t>::max();  // text of what came later
-  for (InstrId id = last + 1; id < instrs.size(); ++id) {
-    after = std::min(after, instrs[id].name_offset);
-  }
-  const auto& comps = builder_->computations();
-  uint32_t computations = 0;
-  while (computations < comps.size() && comps[computations].begin_offset < after) ++computations;
-  out->instruction_count = last + 1;
-  out->computation_count = computations;
-}
-
-bool ModuleParser::FlushDeferredNames(size_t scope) {
-  CollectDeferredRepeat(scope);
-  if (!deferred_repeat_) return true;
-  if (!error_) RecordRepeatError();
-  return false;
-}
-
-// Every name parsed so far comes before any error found now: a name defined
-// twice among them is the first error, as it is when inserts are not
-// deferred.
-void ModuleParser::BeforeFirstError() {
-  for (size_t scope = 0; scope < scopes_.size(); ++scope) CollectDeferredRepeat(scope);
-  if (deferred_repeat_) RecordRepeatError();
 }
 
 void ModuleParser::EnsureScopeStorage(size_t scope) {
@@ -697,16 +630,12 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
       return Error(lexer_.offset(), "parse cancelled");
     }
-    // The other thread may have parsed the instructions from here on (the
-    // merge inserts its names at once: this scope's batch goes first).
+    // The other thread may have parsed the instructions from here on.
     while (parallel_ != nullptr && scope == 0 && parallel_->next < parallel_->boundaries.size() &&
-           lexer_.offset() >= parallel_->boundaries[parallel_->next]) {
-      if (!FlushDeferredNames(scope)) return false;
-      if (!MergeContinuationAt(*parallel_, id, &root, &root_offset)) break;
+           lexer_.offset() >= parallel_->boundaries[parallel_->next] &&
+           MergeContinuationAt(*parallel_, id, &root, &root_offset)) {
     }
   } while (kind() != TokKind::kRbrace);
-  if (!FlushDeferredNames(scope)) return false;
-  scopes_[scope].SetDeferred(false);  // only the entry, sized for it, defers
   const uint32_t end = lexer_.position();
   if (!ParseToken(TokKind::kRbrace, "expects '}' at the end of instruction list.")) return false;
 
@@ -1392,10 +1321,8 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   }
   if (!(instr.flags & Instruction::kAnonymous)) {
     const std::string_view name = module_->text(instr.name_offset, instr_name_size);
-    ScopeNameTable& table = scopes_[scope_depth_ - 1];
-    if (table.PendingFull() && !FlushDeferredNames(scope_depth_ - 1)) return false;
-    const InstrId existing =
-        table.InsertIf(static_cast<uint32_t>(name_hash), id, NamedAs(name, name_hash));
+    const InstrId existing = scopes_[scope_depth_ - 1].InsertHashedIf(
+        static_cast<uint32_t>(name_hash), id, NamedAs(name, name_hash));
     if (existing != id) {
       error_note_ = ParseError{builder_->instructions()[existing].name_offset,
                                "instruction previously defined here"};

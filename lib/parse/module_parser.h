@@ -447,17 +447,6 @@ class ModuleParser : public ValueParser {
   // computation's).
   void EnsureScopeStorage(size_t scope);
   std::vector<ScopeNameTable> scopes_;
-  // Deferred name inserts (ScopeNameTable::SetDeferred): the earliest name
-  // found defined twice when a batch went into its table, kept until it is
-  // reported (an operand's second reading clears error_, not this).
-  std::optional<ScopeNameTable::Repeat> deferred_repeat_;
-  // Inserts the batch of scope `scope` into its table; false after
-  // recording the error of a name defined twice.
-  bool FlushDeferredNames(size_t scope);
-  void CollectDeferredRepeat(size_t scope);
-  void RecordRepeatError();
-  void CountToRepeat(ParsedModule* out) const;
-  void BeforeFirstError() override;
   // Whether instruction `id` is named `name`, whose full hash is `hash`.
   // The 64-bit hashes kept per instruction are compared first, so the text
   // of a definition far behind is read only for the name it really is: the

@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -35,7 +34,6 @@ class ScopeNameTable {
   // Starts a scope whose instructions have ids from `first_id` on. Ids that
   // start again lower (the next module) wipe the table for real.
   void Begin(uint32_t first_id) {
-    ClearPending();
     if (first_id < base_) {
       std::fill(slots_.begin(), slots_.end(), Slot{});
       recent_.fill(Slot{});
@@ -95,10 +93,6 @@ class ScopeNameTable {
   uint32_t FindHashedIf(uint32_t hash, const HasName& has_name) const {
     const Slot& r = recent_[RecentIndex(hash)];
     if (Live(r) && r.hash == hash && has_name(r.stored - 1)) return r.stored - 1;
-    if (!pending_.empty()) {
-      const uint32_t found = FindPending(hash, has_name);
-      if (found != kNotFound) return found;
-    }
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
@@ -129,83 +123,9 @@ class ScopeNameTable {
     }
   }
 
-  // Deferred inserts, for a scope whose table is far bigger than the
-  // caches (a large module's entry): probing the table's slot for each new
-  // name misses the cache and the TLB, about a tenth of a 1 GB parse. While
-  // deferring, InsertIf puts a name in a small batch (checked against the
-  // batch's names at once, and found by FindHashedIf), and Flush inserts the
-  // batch into the table in slot order, which visits its pages in order.
-  // A name that the table already holds is found only then: Flush returns
-  // the first such (in id order, with the id it repeats), and the caller
-  // reports it as if InsertHashedIf had.
-  void SetDeferred(bool deferred) { deferred_ = deferred; }
-  bool deferred() const { return deferred_; }
-  bool HasPending() const { return !pending_.empty(); }
-
-  template <typename HasName>
-  uint32_t InsertIf(uint32_t hash, uint32_t id, const HasName& has_name) {
-    if (!deferred_) return InsertHashedIf(hash, id, has_name);
-    const uint32_t found = FindPending(hash, has_name);
-    if (found != kNotFound) return found;
-    if (pending_index_.empty()) pending_index_.assign(kPendingIndexSlots, 0);
-    const Slot fresh{id + 1, hash};
-    pending_.push_back(fresh);
-    const size_t mask = kPendingIndexSlots - 1;
-    size_t i = hash & mask;
-    while (pending_index_[i] != 0) i = (i + 1) & mask;
-    pending_index_[i] = static_cast<uint32_t>(pending_.size());
-    recent_[RecentIndex(hash)] = fresh;
-    return id;
-  }
-  // Whether the batch is full: the caller flushes before the next insert.
-  bool PendingFull() const { return pending_.size() >= kPendingBatch; }
-
-  struct Repeat {
-    uint32_t id = kNotFound;  // the later definition
-    uint32_t first = kNotFound;  // the one in the table before it
-  };
-  // Inserts the batch; `same_name(a, b)` tells whether ids a and b have the
-  // same name (asked only of equal 32-bit hashes).
-  template <typename SameName>
-  Repeat Flush(const SameName& same_name) {
-    Repeat repeat;
-    if (pending_.empty()) return repeat;
-    while ((size_ + pending_.size() + 1) * 4 > slots_.size() * 3) Grow();
-    // Grouped by the top bits of their slot (a counting sort): each group
-    // lands in one stretch of the table.
-    const size_t mask = slots_.size() - 1;
-    const int shift = std::max(0, static_cast<int>(std::bit_width(mask)) - kFlushGroupBits);
-    std::array<uint32_t, (1 << kFlushGroupBits) + 1> starts{};
-    for (const Slot& e : pending_) ++starts[((e.hash & mask) >> shift) + 1];
-    for (size_t g = 1; g < starts.size(); ++g) starts[g] += starts[g - 1];
-    sorted_.resize(pending_.size());
-    for (const Slot& e : pending_) sorted_[starts[(e.hash & mask) >> shift]++] = e;
-    for (const Slot& e : sorted_) {
-      size_t i = e.hash & mask;
-      for (;; i = (i + 1) & mask) {
-        const Slot& s = slots_[i];
-        if (!Live(s)) break;
-        if (s.hash == e.hash && same_name(s.stored - 1, e.stored - 1)) break;
-      }
-      if (Live(slots_[i])) {
-        if (e.stored - 1 < repeat.id) repeat = Repeat{e.stored - 1, slots_[i].stored - 1};
-        continue;
-      }
-      slots_[i] = e;
-      ++size_;
-    }
-    ClearPending();
-    return repeat;
-  }
-
   // Gives back the memory of a table grown large (before the rules run, so
   // a big computation's table does not stay); empties a small one.
   void Release() {
-    ClearPending();
-    std::vector<Slot>().swap(sorted_);
-    std::vector<uint32_t>().swap(pending_index_);
-    std::vector<Slot>().swap(pending_);
-    deferred_ = false;
     if (slots_.size() > kKeptSlots) {
       std::vector<Slot>(64).swap(slots_);
     } else {
@@ -230,39 +150,6 @@ class ScopeNameTable {
 
   bool Live(const Slot& s) const { return s.stored > base_; }
 
-  static constexpr size_t kPendingBatch = 32768;
-  static constexpr size_t kPendingIndexSlots = 2 * kPendingBatch;
-  static constexpr int kFlushGroupBits = 10;
-
-  template <typename HasName>
-  uint32_t FindPending(uint32_t hash, const HasName& has_name) const {
-    if (pending_.empty()) return kNotFound;
-    const size_t mask = kPendingIndexSlots - 1;
-    for (size_t i = hash & mask; pending_index_[i] != 0; i = (i + 1) & mask) {
-      const Slot& e = pending_[pending_index_[i] - 1];
-      if (e.hash == hash && has_name(e.stored - 1)) return e.stored - 1;
-    }
-    return kNotFound;
-  }
-
-  void ClearPending() {
-    if (pending_.empty()) return;
-    if (pending_.size() * 8 >= kPendingIndexSlots) {
-      std::fill(pending_index_.begin(), pending_index_.end(), 0);
-    } else {
-      // Each entry lies between its home slot and the end of that run of
-      // used slots: emptying from every home to the next empty slot
-      // empties them all.
-      const size_t mask = kPendingIndexSlots - 1;
-      for (const Slot& e : pending_) {
-        for (size_t i = e.hash & mask; pending_index_[i] != 0; i = (i + 1) & mask) {
-          pending_index_[i] = 0;
-        }
-      }
-    }
-    pending_.clear();
-  }
-
   void Grow() {
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(old.size() * 2, Slot{});
@@ -279,10 +166,6 @@ class ScopeNameTable {
   std::array<Slot, kRecent> recent_{};
   size_t size_ = 0;
   uint32_t base_ = 0;  // entries with smaller ids belong to earlier scopes
-  bool deferred_ = false;
-  std::vector<Slot> pending_;              // the batch, in insert order
-  std::vector<uint32_t> pending_index_;    // 1 + index in pending_, by hash
-  std::vector<Slot> sorted_;               // Flush's scratch
 };
 
 }  // namespace hlolint

@@ -45,7 +45,6 @@ bool ValueParser::ValidateEmbeddedModule(uint32_t, std::string_view) { return tr
 // Tokens
 
 bool ValueParser::Error(uint32_t offset, std::string message) {
-  if (!error_) BeforeFirstError();
   if (!error_) error_ = ParseError{offset, std::move(message)};
   return false;
 }

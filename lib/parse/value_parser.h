@@ -37,11 +37,6 @@ struct ParseLimits {
   // Shortcuts that read common text byte-wise (shapes by exact text, the
   // instruction head). Off only in the test that checks both ways agree.
   bool fast_paths = true;
-  // With fast_paths, a scope whose name table takes at least this many
-  // bytes (a large module's entry) inserts its names in sorted batches
-  // (ScopeNameTable::SetDeferred). Tests set 0 to defer in every scope
-  // sized by ReserveEntryScope.
-  size_t deferred_names_min_bytes = size_t{4} << 20;
   // Threads one module's parse may use: with 2 or more, a module of at
   // least parallel_min_bytes is cut into chunks of about
   // parallel_chunk_bytes, which another thread parses from the end while
@@ -73,10 +68,6 @@ class ValueParser {
   TokKind Lex(uint64_t skip_mask = 0) { return lexer_.Lex(skip_mask); }
   bool Error(uint32_t offset, std::string message);
   bool TokenError(std::string message);
-  // Called by Error before it records the first error: a subclass that has
-  // deferred a check of text before this point records that check's error
-  // instead, when it fails (ModuleParser's deferred name inserts).
-  virtual void BeforeFirstError() {}
   bool ParseToken(TokKind kind, std::string_view message, uint64_t skip_mask = 0);
   bool EatIfPresent(TokKind want) {
     if (kind() != want) return false;

@@ -41,9 +41,7 @@ void Run(std::string_view text) {
   std::unique_ptr<SourceFile> file = SourceFile::FromString("fuzz/input.hlo", text);
   ParseLimits slow;
   slow.fast_paths = false;
-  ParseLimits fast;
-  fast.deferred_names_min_bytes = 0;  // every entry defers its name inserts
-  if (DescribeParse(ParseAllModules(*file, fast)) != DescribeParse(ParseAllModules(*file, slow))) {
+  if (DescribeParse(ParseAllModules(*file)) != DescribeParse(ParseAllModules(*file, slow))) {
     __builtin_trap();  // the fast paths read this text differently
   }
   std::vector<FileResult> files;

@@ -22,11 +22,8 @@ namespace {
 void CheckBothWaysAgree(const SourceFile& file) {
   ParseLimits slow;
   slow.fast_paths = false;
-  // Every entry computation also inserts its names in deferred batches.
-  ParseLimits fast;
-  fast.deferred_names_min_bytes = 0;
   const std::string expected = DescribeParse(ParseAllModules(file, slow));
-  const std::string actual = DescribeParse(ParseAllModules(file, fast));
+  const std::string actual = DescribeParse(ParseAllModules(file));
   if (actual == expected) return;
   // Show the first line that differs, not two dumps of the whole module.
   std::istringstream a(actual), e(expected);
@@ -576,46 +573,6 @@ TEST_CASE("fast paths: the corpus parses the same both ways", "[parser][fast][co
     ++files;
   }
   CHECK(files > 2500 / kCorpusStride);
-}
-
-TEST_CASE("fast paths: names defined twice while inserts are deferred", "[parser][fast]") {
-  // The entry's names go into its table in batches; a name the table
-  // already holds is found only then, and must still be the first error,
-  // with its note, whatever error the parse meets after it.
-  auto entry = [](int count, const std::string& extra_at_end) {
-    std::string text = "HloModule m\n\nENTRY %e (p: f32[]) -> f32[] {\n  %p = f32[] parameter(0)\n";
-    for (int i = 0; i < count; ++i) {
-      text += "  %v" + std::to_string(i) + " = f32[] negate(f32[] %p)\n";
-    }
-    return text + extra_at_end;
-  };
-  const std::string close = "  ROOT %r = f32[] negate(f32[] %p)\n}\n";
-  // Twice in one batch; across batches (32,768 names each); near the end.
-  CheckText(entry(10, "  %v3 = f32[] negate(f32[] %p)\n" + close));
-  CheckText(entry(40000, "  %v7 = f32[] negate(f32[] %p)\n" + close));
-  CheckText(entry(40000, "  %v39999 = f32[] negate(f32[] %p)\n" + close));
-  // Followed by other errors: an unknown operand, a nested operand that
-  // fails both readings, a missing brace, two ROOTs, the end of the file.
-  const std::string twice = "  %v5 = f32[] negate(f32[] %p)\n";
-  CheckText(entry(100, twice + "  %x = f32[] negate(f32[] %nowhere)\n" + close));
-  CheckText(entry(100, twice + "  %x = f32[] add(f32[] %p, f32[] bogus(%p))\n" + close));
-  CheckText(entry(100, twice + "  ROOT %r = f32[] negate(f32[] %p)\n"));
-  CheckText(entry(100, twice + "  ROOT %a = f32[] negate(f32[] %p)\n" + close));
-  CheckText(entry(100, twice));
-  // Defined twice, used in between: still the definition's error.
-  CheckText(entry(100, twice + "  %u = f32[] add(f32[] %v5, f32[] %v99)\n" + close));
-  // Inline computations after the repeat, and in the repeated instruction
-  // itself: the counts of what the parse read stop at that instruction.
-  const std::string reduce =
-      " = f32[] reduce(f32[] %p, f32[] %p), dimensions={}, to_apply={\n"
-      "    %a = f32[] parameter(0)\n    %b = f32[] parameter(1)\n"
-      "    ROOT %s = f32[] add(f32[] %a, f32[] %b)\n  }\n";
-  CheckText(entry(100, twice + "  %x" + reduce + close));
-  CheckText(entry(100, "  %v9" + reduce + "  %y" + reduce + close));
-  // An error before any repeat stops the parse first.
-  CheckText(entry(100, "  %x = f32[] negate(f32[] %nowhere)\n" + twice + close));
-  // No repeat: every name found, before and after each batch went in.
-  CheckText(entry(40000, "  %u = f32[] add(f32[] %v0, f32[] %v39999)\n" + close));
 }
 
 }  // namespace
