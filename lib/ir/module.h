@@ -570,8 +570,6 @@ struct Module::Builder {
   // instructions only their own use), while their records and lists are
   // still in the cache. Until then their users() are not there.
   void FinishUsers();
-  // The last step of building: FinishUsers for whatever is left.
-  void BuildUsers() { FinishUsers(); }
   // Instructions [0, finished_instructions) have their user lists, and
   // counted_users was finished_users then.
   uint32_t finished_instructions = 0;

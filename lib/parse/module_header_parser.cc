@@ -303,9 +303,10 @@ bool ModuleParser::FinishModule(ParsedModule* out) {
     }
   }
   // Each async computation has exactly one async-start caller. Found in
-  // the dense opcode array (a byte per instruction, FinishUsers), not by
-  // streaming every 24-byte record (130 MB in a 1 GB dump).
-  builder_->BuildUsers();
+  // the dense opcode array (a byte per instruction, filled by FinishUsers
+  // with the last instructions' user lists), not by streaming every 24-byte
+  // record (130 MB in a 1 GB dump).
+  builder_->FinishUsers();
   absl::flat_hash_map<CompId, InstrId> async_callers;
   const auto& instrs = builder_->instructions();
   const std::span<const Opcode> opcodes = module_->opcodes();

@@ -522,10 +522,10 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
 
   // Everything that can refuse the merge is checked before anything changes.
   // Both sides end between computations, so their user lists can be laid
-  // out (FinishUsers; the fragment's were): the fragment's are merged as
-  // they are.
+  // out (FinishUsers; ParseFragment did the fragment's): the fragment's are
+  // merged as they are.
   to.FinishUsers();
-  if (!to.AllUsersFinished() || !from.AllUsersFinished()) return false;
+  if (!from.AllUsersFinished()) return false;
   std::vector<CompId> external_to;
   if (!CanMerge(half, &external_to)) return false;
   if (*entry != kNoId && half.fragment_entry_ != kNoId) return false;  // two ENTRY
