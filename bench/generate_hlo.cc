@@ -1,13 +1,18 @@
 // Writes large, realistic HLO text for benchmarks, deterministically.
 //
-//   generate_hlo --size 200M [--seed N] [--style after|before] [-o FILE]
+//   generate_hlo --size 200M [--seed N] [--style after|before|model] [-o FILE]
 //
 // "after" (default) resembles an after-optimizations GPU/TPU dump: a
 // scheduled module with entry_computation_layout and input_output_alias,
 // fused computations, tiled layouts, metadata with source locations, JSON
 // backend configs, custom calls with output_to_operand_aliasing, while
 // loops and big tuples. "before" resembles a before-optimizations dump: no
-// layouts, no fusions, plain ops with metadata. The module is valid HLO and
+// layouts, no fusions, plain ops with metadata. "model" resembles a JAX
+// train step after SPMD partitioning and before fusion (XLA's CPU and
+// tools benchmark modules): short lines with untyped operands, dots,
+// reshapes, transposes, converts, collectives on a few alternating replica
+// groups, shardings, a small reduction computation per reduce, a sort and
+// a scan-like while loop. The module is valid HLO and
 // every layer repeats the same structure with varied names and shapes, so
 // time per byte is comparable across sizes.
 #include <cstdint>
@@ -22,10 +27,12 @@
 
 namespace {
 
+enum class Style { kAfter, kBefore, kModel };
+
 struct Options {
   uint64_t size = 16 << 20;
   uint64_t seed = 1;
-  bool after = true;
+  Style style = Style::kAfter;
   std::string output;
 };
 
@@ -277,6 +284,282 @@ void WriteBefore(Writer& w, const Options& o) {
   w.Line("}}");
 }
 
+
+// One transformer layer per iteration (RMS norm, attention with a causal
+// mask, an MLP), on 8 partitions: weights arrive sharded and are gathered,
+// partial sums are all-reduced. Names carry one module-wide counter, as
+// JAX's do.
+void WriteModel(Writer& w, const Options& o) {
+  std::mt19937_64 rng(o.seed);
+  constexpr int kSeqs[] = {128, 256, 512};
+  constexpr int kModelHiddens[] = {512, 1024, 2048};
+  const int S = kSeqs[rng() % 3];
+  const int H = kModelHiddens[rng() % 3];
+  const int N = 8, D = H / N, F = H / 2;  // F: the MLP width per partition (4H / 8)
+  constexpr int kWeightSets = 16;         // layers cycle through these weights
+  const std::string x_shape = fmt::format("bf16[{},{}]{{1,0}}", S, H);
+  const std::string wq = fmt::format("bf16[{},{}]", H / 8, H);
+  const std::string wu = fmt::format("bf16[{},{}]", H, F);
+  const std::string wd = fmt::format("bf16[{},{}]", F, H);
+  const std::string input = fmt::format("bf16[{},{}]", S, H);
+  std::vector<std::string> param_shapes{input};
+  for (int k = 0; k < kWeightSets; ++k) {
+    param_shapes.push_back(wq);
+    param_shapes.push_back(wu);
+    param_shapes.push_back(wd);
+  }
+  const auto with_layout = [](const std::string& shape) { return shape + "{1,0}"; };
+  // entry_computation_layout and the ROOT tuple print /*index=N*/ every five.
+  const auto listed = [&](bool layouts) {
+    std::string list;
+    for (size_t i = 0; i < param_shapes.size(); ++i) {
+      if (i != 0) list += ", ";
+      if (i != 0 && i % 5 == 0) list += fmt::format("/*index={}*/", i);
+      list += layouts ? with_layout(param_shapes[i]) : param_shapes[i];
+    }
+    return list;
+  };
+  std::string aliases;
+  for (size_t i = 1; i < param_shapes.size(); ++i) {
+    aliases += fmt::format("{}{{{}}}: ({}, {{}}, may-alias)", i == 1 ? "" : ", ", i, i);
+  }
+  w.Line("HloModule jit_train_step, input_output_alias={{ {} }}, entry_computation_layout={{({})->({})}}, "
+         "allow_spmd_sharding_propagation_to_output={{true}}, num_partitions=8",
+         aliases, listed(true), listed(true));
+  w.Line("");
+  int counter = 1;
+  const auto next = [&](const char* prefix) { return fmt::format("%{}.{}", prefix, counter++); };
+  const auto bare = [](const std::string& name) { return name.substr(1); };
+
+  // The scan: row i of the carried activations scaled in place.
+  const std::string cond = next("region_cond"), body = next("region_body");
+  const std::string carry = fmt::format("(s32[], {})", x_shape);
+  {
+    const std::string p = next("arg_tuple"), i = next("get-tuple-element"), n = next("constant"),
+                      lt = next("lt");
+    w.Line("{} ({}: {}) -> pred[] {{", cond, bare(p), carry);
+    w.Line("  {} = {} parameter(0)", p, carry);
+    w.Line("  {} = s32[] get-tuple-element({}), index=0", i, p);
+    w.Line("  {} = s32[] constant({})", n, S);
+    w.Line("  ROOT {} = pred[] compare({}, {}), direction=LT", lt, i, n);
+    w.Line("}}");
+    w.Line("");
+    const std::string q = next("arg_tuple"), j = next("get-tuple-element"),
+                      v = next("get-tuple-element"), zero = next("constant"),
+                      row = next("dynamic-slice"), twice = next("add"),
+                      put = next("dynamic-update-slice"), one = next("constant"), inc = next("add"),
+                      out = next("tuple");
+    w.Line("{} ({}: {}) -> {} {{", body, bare(q), carry, carry);
+    w.Line("  {} = {} parameter(0)", q, carry);
+    w.Line("  {} = s32[] get-tuple-element({}), index=0", j, q);
+    w.Line("  {} = {} get-tuple-element({}), index=1", v, x_shape, q);
+    w.Line("  {} = s32[] constant(0)", zero);
+    w.Line("  {} = bf16[1,{}]{{1,0}} dynamic-slice({}, {}, {}), dynamic_slice_sizes={{1,{}}}", row, H,
+           v, j, zero, H);
+    w.Line("  {} = bf16[1,{}]{{1,0}} add({}, {})", twice, H, row, row);
+    w.Line("  {} = {} dynamic-update-slice({}, {}, {}, {})", put, x_shape, v, twice, j, zero);
+    w.Line("  {} = s32[] constant(1)", one);
+    w.Line("  {} = s32[] add({}, {})", inc, j, one);
+    w.Line("  ROOT {} = {} tuple({}, {})", out, carry, inc, put);
+    w.Line("}}");
+    w.Line("");
+  }
+  // A reduction computation of its own for each use, as JAX emits them.
+  const auto region = [&](const char* type, const char* op, const char* arg) {
+    const std::string name = next("region"), a = next(arg), b = next(arg), r = next(arg);
+    w.Line("{} ({}: {}[], {}: {}[]) -> {}[] {{", name, bare(a), type, bare(b), type, type);
+    w.Line("  {} = {}[] parameter(0)", a, type);
+    w.Line("  {} = {}[] parameter(1)", b, type);
+    w.Line("  ROOT {} = {}[] {}({}, {})", r, type, op, a, b);
+    w.Line("}}");
+    w.Line("");
+    return name;
+  };
+  const auto comparator = [&] {
+    const std::string name = next("compare-greater-than"), a = next("Arg_0"), b = next("Arg_1"),
+                      c = next("Arg_2"), d = next("Arg_3"), gt = next("gt");
+    w.Line("{} ({}: f32[], {}: f32[], {}: s32[], {}: s32[]) -> pred[] {{", name, bare(a), bare(b),
+           bare(c), bare(d));
+    w.Line("  {} = f32[] parameter(0)", a);
+    w.Line("  {} = f32[] parameter(1)", b);
+    w.Line("  {} = s32[] parameter(2)", c);
+    w.Line("  {} = s32[] parameter(3)", d);
+    w.Line("  ROOT {} = pred[] compare({}, {}), direction=GT", gt, a, b);
+    w.Line("}}");
+    w.Line("");
+    return name;
+  };
+
+  std::vector<std::string> entry;
+  uint64_t entry_bytes = 0;
+  const auto push = [&](std::string line) {
+    entry_bytes += line.size() + 1;
+    entry.push_back(std::move(line));
+  };
+  std::vector<std::string> params;
+  params.push_back(next("param"));
+  push(fmt::format("  {} = {} parameter(0), sharding={{replicated}}", params[0], x_shape));
+  for (int k = 0; k < kWeightSets; ++k) {
+    const char* shardings[] = {"{devices=[8,1]<=[8]}", "{devices=[1,8]<=[8]}", "{devices=[8,1]<=[8]}"};
+    for (int j = 0; j < 3; ++j) {
+      params.push_back(next("param"));
+      push(fmt::format("  {} = {} parameter({}), sharding={}", params.back(),
+                       with_layout(param_shapes[params.size() - 1]), params.size() - 1,
+                       shardings[j]));
+    }
+  }
+  const std::string zero = next("constant"), ninf = next("constant"), inv_h = next("constant"),
+                    eps = next("constant"), zero_s = next("constant");
+  push(fmt::format("  {} = f32[] constant(0)", zero));
+  push(fmt::format("  {} = f32[] constant(-inf)", ninf));
+  push(fmt::format("  {} = f32[] constant(0.000976562)", inv_h));
+  push(fmt::format("  {} = f32[] constant(1e-06)", eps));
+  push(fmt::format("  {} = s32[] constant(0)", zero_s));
+  const std::string b_inv = next("broadcast"), b_eps = next("broadcast"), b_zero = next("broadcast"),
+                    iota_rows = next("iota"), iota_cols = next("iota"), causal = next("ge"),
+                    mask = next("broadcast"), iota_s = next("iota");
+  const std::string nss = fmt::format("[{},{},{}]{{2,1,0}}", N, S, S);
+  const std::string sd = fmt::format("[{}]{{0}}", S);
+  push(fmt::format("  {} = f32{} broadcast({}), dimensions={{}}", b_inv, sd, inv_h));
+  push(fmt::format("  {} = f32{} broadcast({}), dimensions={{}}", b_eps, sd, eps));
+  push(fmt::format("  {} = f32{} broadcast({}), dimensions={{}}", b_zero, nss, zero));
+  push(fmt::format("  {} = s32[{},{}]{{1,0}} iota(), iota_dimension=0", iota_rows, S, S));
+  push(fmt::format("  {} = s32[{},{}]{{1,0}} iota(), iota_dimension=1", iota_cols, S, S));
+  push(fmt::format("  {} = pred[{},{}]{{1,0}} compare({}, {}), direction=GE", causal, S, S, iota_rows,
+                   iota_cols));
+  push(fmt::format("  {} = pred{} broadcast({}), dimensions={{1,2}}", mask, nss, causal));
+  push(fmt::format("  {} = s32{} iota(), iota_dimension=0", iota_s, sd));
+
+  constexpr const char* kGroups[] = {"[1,8]<=[8]", "[2,4]<=[8]", "[4,2]<=[2,4]T(1,0)"};
+  int channel = 1;
+  std::string x = params[0];
+  int layer = 0;
+  while (w.written() + entry_bytes < o.size) {
+    const int set = layer % kWeightSets;
+    const std::string& w_qkv = params[1 + 3 * set];
+    const std::string& w_up = params[2 + 3 * set];
+    const std::string& w_down = params[3 + 3 * set];
+    const std::string meta = fmt::format(
+        "metadata={{op_name=\"jit(train_step)/jvp(transformer)/layer_{}/dot_general\" "
+        "source_file=\"{}\" source_line={}}}",
+        layer, kFiles[rng() % 5], rng() % 900 + 10);
+    const std::string sum_norm = region("f32", "add", "reduce_sum"),
+                      max_scores = region("f32", "maximum", "reduce_max"),
+                      sum_scores = region("f32", "add", "reduce_sum"),
+                      sum_attn = region("bf16", "add", "add"),
+                      sum_mlp = region("bf16", "add", "add"), greater = comparator();
+    const std::string sh = fmt::format("[{},{}]{{1,0}}", S, H);
+    const std::string snd = fmt::format("[{},{},{}]{{2,1,0}}", S, N, D);
+    const std::string nsd = fmt::format("[{},{},{}]{{2,1,0}}", N, S, D);
+    const std::string ns = fmt::format("[{},{}]{{1,0}}", N, S);
+    const std::string sf = fmt::format("[{},{}]{{1,0}}", S, F);
+    // RMS norm.
+    const std::string gathered = next("all-gather"), wide = next("convert_element_type"),
+                      square = next("square"), sum = next("reduce"), mean = next("div"),
+                      shifted = next("add"), rsqrt = next("rsqrt"), spread = next("mul"),
+                      normed = next("mul"), narrow = next("convert_element_type"),
+                      pinned = next("sharding_constraint");
+    push(fmt::format("  {} = bf16[{},{}]{{1,0}} all-gather({}), channel_id={}, replica_groups=[1,8]<=[8], "
+                     "dimensions={{0}}, use_global_device_ids=true",
+                     gathered, H, H, w_qkv, channel++));
+    push(fmt::format("  {} = f32{} convert({})", wide, sh, x));
+    push(fmt::format("  {} = f32{} multiply({}, {})", square, sh, wide, wide));
+    push(fmt::format("  {} = f32{} reduce({}, {}), dimensions={{1}}, to_apply={}", sum, sd, square, zero,
+                     sum_norm));
+    push(fmt::format("  {} = f32{} multiply({}, {})", mean, sd, sum, b_inv));
+    push(fmt::format("  {} = f32{} add({}, {})", shifted, sd, mean, b_eps));
+    push(fmt::format("  {} = f32{} rsqrt({})", rsqrt, sd, shifted));
+    push(fmt::format("  {} = f32{} broadcast({}), dimensions={{0}}", spread, sh, rsqrt));
+    push(fmt::format("  {} = f32{} multiply({}, {})", normed, sh, wide, spread));
+    push(fmt::format("  {} = bf16{} convert({})", narrow, sh, normed));
+    push(fmt::format("  {} = bf16{} copy({})", pinned, sh, narrow));
+    // Attention.
+    const std::string qkv = next("dot"), heads = next("reshape"), by_head = next("transpose"),
+                      scores = next("dot"), scores32 = next("convert_element_type"),
+                      top = next("reduce"), top_b = next("broadcast"), centered = next("sub"),
+                      expd = next("exp"), total = next("reduce"), total_b = next("broadcast"),
+                      probs = next("div"), masked = next("select_n"),
+                      probs16 = next("convert_element_type"), mixed = next("dot"),
+                      back = next("transpose"), flat = next("reshape"), reduced = next("all-reduce"),
+                      residual = next("add");
+    push(fmt::format("  {} = bf16{} dot({}, {}), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}, {}",
+                     qkv, sh, pinned, gathered, meta));
+    push(fmt::format("  {} = bf16{} reshape({})", heads, snd, qkv));
+    push(fmt::format("  {} = bf16{} transpose({}), dimensions={{1,0,2}}", by_head, nsd, heads));
+    push(fmt::format("  {} = bf16{} dot({}, {}), lhs_batch_dims={{0}}, lhs_contracting_dims={{2}}, "
+                     "rhs_batch_dims={{0}}, rhs_contracting_dims={{2}}",
+                     scores, nss, by_head, by_head));
+    push(fmt::format("  {} = f32{} convert({})", scores32, nss, scores));
+    push(fmt::format("  {} = f32{} reduce({}, {}), dimensions={{2}}, to_apply={}", top, ns, scores32, ninf,
+                     max_scores));
+    push(fmt::format("  {} = f32{} broadcast({}), dimensions={{0,1}}", top_b, nss, top));
+    push(fmt::format("  {} = f32{} subtract({}, {})", centered, nss, scores32, top_b));
+    push(fmt::format("  {} = f32{} exponential({})", expd, nss, centered));
+    push(fmt::format("  {} = f32{} reduce({}, {}), dimensions={{2}}, to_apply={}", total, ns, expd, zero,
+                     sum_scores));
+    push(fmt::format("  {} = f32{} broadcast({}), dimensions={{0,1}}", total_b, nss, total));
+    push(fmt::format("  {} = f32{} divide({}, {})", probs, nss, expd, total_b));
+    push(fmt::format("  {} = f32{} select({}, {}, {})", masked, nss, mask, probs, b_zero));
+    push(fmt::format("  {} = bf16{} convert({})", probs16, nss, masked));
+    push(fmt::format("  {} = bf16{} dot({}, {}), lhs_batch_dims={{0}}, lhs_contracting_dims={{2}}, "
+                     "rhs_batch_dims={{0}}, rhs_contracting_dims={{1}}",
+                     mixed, nsd, probs16, by_head));
+    push(fmt::format("  {} = bf16{} transpose({}), dimensions={{1,0,2}}", back, snd, mixed));
+    push(fmt::format("  {} = bf16{} reshape({})", flat, sh, back));
+    push(fmt::format("  {} = bf16{} all-reduce({}), channel_id={}, replica_groups={}, "
+                     "use_global_device_ids=true, to_apply={}",
+                     reduced, sh, flat, channel++, kGroups[layer % 3], sum_attn));
+    push(fmt::format("  {} = bf16{} add({}, {})", residual, sh, x, reduced));
+    // Which rows score highest: a sort of (value, index) pairs.
+    const std::string sorted = next("sort"), best = next("get-tuple-element"),
+                      best_at = next("get-tuple-element");
+    push(fmt::format("  {} = (f32{}, s32{}) sort({}, {}), dimensions={{0}}, is_stable=true, to_apply={}",
+                     sorted, sd, sd, sum, iota_s, greater));
+    push(fmt::format("  {} = f32{} get-tuple-element({}), index=0", best, sd, sorted));
+    push(fmt::format("  {} = s32{} get-tuple-element({}), index=1", best_at, sd, sorted));
+    // MLP, its halves swapped through slices and a concatenate.
+    const std::string up = next("dot"), gate = next("logistic"), act = next("mul"), down = next("dot"),
+                      summed = next("all-reduce"), first = next("slice"), second = next("slice"),
+                      swapped = next("concatenate"), out = next("add");
+    push(fmt::format("  {} = bf16{} dot({}, {}), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}, {}",
+                     up, sf, residual, w_up, meta));
+    push(fmt::format("  {} = bf16{} logistic({})", gate, sf, up));
+    push(fmt::format("  {} = bf16{} multiply({}, {})", act, sf, up, gate));
+    push(fmt::format("  {} = bf16{} dot({}, {}), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}",
+                     down, sh, act, w_down));
+    push(fmt::format("  {} = bf16{} all-reduce({}), channel_id={}, replica_groups={}, "
+                     "use_global_device_ids=true, to_apply={}",
+                     summed, sh, down, channel++, kGroups[(layer + 1) % 3], sum_mlp));
+    push(fmt::format("  {} = bf16[{},{}]{{1,0}} slice({}), slice={{[0:{}], [0:{}]}}", first, S / 2, H,
+                     summed, S / 2, H));
+    push(fmt::format("  {} = bf16[{},{}]{{1,0}} slice({}), slice={{[{}:{}], [0:{}]}}", second, S / 2, H,
+                     summed, S / 2, S, H));
+    push(fmt::format("  {} = bf16{} concatenate({}, {}), dimensions={{0}}", swapped, sh, second, first));
+    push(fmt::format("  {} = bf16{} add({}, {})", out, sh, residual, swapped));
+    x = out;
+    if (layer % 8 == 7) {
+      const std::string init = next("tuple"), loop = next("while"), result = next("get-tuple-element");
+      push(fmt::format("  {} = {} tuple({}, {})", init, carry, zero_s, x));
+      push(fmt::format("  {} = {} while({}), condition={}, body={}", loop, carry, init, cond, body));
+      push(fmt::format("  {} = {} get-tuple-element({}), index=1", result, x_shape, loop));
+      x = result;
+    }
+    ++layer;
+  }
+  std::string signature;
+  for (size_t i = 0; i < params.size(); ++i) {
+    signature += fmt::format("{}{}: {}", i == 0 ? "" : ", ", bare(params[i]), param_shapes[i]);
+  }
+  w.Line("ENTRY %main.{}_spmd ({}) -> ({}) {{", counter++, signature, listed(false));
+  for (const std::string& line : entry) w.Line("{}", line);
+  std::string results = x;
+  for (size_t i = 1; i < params.size(); ++i) {
+    results += fmt::format(", {}{}", i % 5 == 0 ? fmt::format("/*index={}*/", i) : "", params[i]);
+  }
+  w.Line("  ROOT {} = ({}) tuple({})", next("tuple"), listed(true), results);
+  w.Line("}}");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -295,11 +578,21 @@ int main(int argc, char** argv) {
     } else if (arg == "--seed") {
       o.seed = std::strtoull(value(), nullptr, 10);
     } else if (arg == "--style") {
-      o.after = std::strcmp(value(), "before") != 0;
+      const std::string style = value();
+      if (style == "after") {
+        o.style = Style::kAfter;
+      } else if (style == "before") {
+        o.style = Style::kBefore;
+      } else if (style == "model") {
+        o.style = Style::kModel;
+      } else {
+        std::fprintf(stderr, "generate_hlo: --style is after, before or model, not '%s'\n", style.c_str());
+        return 2;
+      }
     } else if (arg == "-o") {
       o.output = value();
     } else {
-      std::fprintf(stderr, "usage: generate_hlo --size N[K|M|G] [--seed N] [--style after|before] [-o FILE]\n");
+      std::fprintf(stderr, "usage: generate_hlo --size N[K|M|G] [--seed N] [--style after|before|model] [-o FILE]\n");
       return 2;
     }
   }
@@ -310,10 +603,10 @@ int main(int argc, char** argv) {
   }
   {
     Writer w(out);
-    if (o.after) {
-      WriteAfter(w, o);
-    } else {
-      WriteBefore(w, o);
+    switch (o.style) {
+      case Style::kAfter: WriteAfter(w, o); break;
+      case Style::kBefore: WriteBefore(w, o); break;
+      case Style::kModel: WriteModel(w, o); break;
     }
   }
   if (out != stdout) std::fclose(out);

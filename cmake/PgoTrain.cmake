@@ -32,8 +32,9 @@ endfunction()
 run(${GENERATE_HLO} --size 10M --seed 7 --style after -o ${WORK_DIR}/after.hlo)
 run(${GENERATE_HLO} --size 2M --seed 8 --style before -o ${WORK_DIR}/before.hlo)
 run(${GENERATE_HLO} --size 20M --seed 9 --style before -o ${WORK_DIR}/large.hlo)
+run(${GENERATE_HLO} --size 4M --seed 10 --style model -o ${WORK_DIR}/model.hlo)
 
-run(${LINT_BENCH} --runs 2 ${WORK_DIR}/after.hlo ${WORK_DIR}/before.hlo)
+run(${LINT_BENCH} --runs 2 ${WORK_DIR}/after.hlo ${WORK_DIR}/before.hlo ${WORK_DIR}/model.hlo)
 # One module on two threads: the parse from both ends, the rules in parallel.
 run(${LINT_BENCH} --runs 1 --threads 2 ${WORK_DIR}/large.hlo)
 
