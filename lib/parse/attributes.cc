@@ -1,5 +1,6 @@
 #include "parse/attributes.h"
 
+#include "parse/byte_values.h"
 #include "parse/value_parser.h"
 
 namespace hlolint {
@@ -164,8 +165,12 @@ std::optional<ConvolutionDimensionNumbers> DimLabelsAttr(const Module& m, InstrI
 std::optional<SliceRanges> SliceAttr(const Module& m, InstrId id) {
   const Attribute* a = Find(m, id, AttrName::kSlice);
   if (a == nullptr) return std::nullopt;
-  AttrReader r(m, *a, nullptr);
   SliceRanges ranges;
+  // Dumps print `{[0:8], [2:4:2]}`: read from the bytes, the grammar else.
+  if (ScanSliceRanges(m.source().text().data() + a->value_offset, &ranges) != nullptr) {
+    return ranges;
+  }
+  AttrReader r(m, *a, nullptr);
   if (!r.ParseSliceRanges(&ranges)) return std::nullopt;
   return ranges;
 }

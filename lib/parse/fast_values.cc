@@ -7,25 +7,11 @@
 #include <cstring>
 
 #include "lex/byte_scan.h"
+#include "parse/byte_values.h"
 #include "parse/module_parser.h"
 
 namespace hlolint {
 namespace {
-
-bool IsDigitByte(char c) { return c >= '0' && c <= '9'; }
-
-// A non-negative integer of at most 18 digits at p, as the lexer's fast
-// path reads it: the byte after it must not continue any number pattern,
-// which holds when it is no identifier character and no '?'. Returns its
-// end, or null.
-const char* ScanSmallInt(const char* p, int64_t* value) {
-  const char* const digits = p;
-  int64_t v = 0;
-  while (IsDigitByte(*p) && p - digits < 18) v = v * 10 + (*p++ - '0');
-  if (p == digits || IsIdentCharByte(*p) || *p == '?') return nullptr;
-  *value = v;
-  return p;
-}
 
 // `{a,b,...}` or `{}` of such integers, no blanks: each integer is followed
 // by ',' or '}', which the lexer reads as punctuation after it. Returns
@@ -65,34 +51,6 @@ const char* ScanPlainString(const char* p, const char* end, std::string_view* ra
   if (*q != '"') return nullptr;
   *raw = std::string_view(p + 1, static_cast<size_t>(q - p - 1));
   return q + 1;
-}
-
-// `{[a:b], [a:b:c], ...}` (blanks only after the commas) or `{}`: what
-// ParseSliceRanges accepts without a failing check. Returns the end, or null.
-const char* ScanSliceRanges(const char* p) {
-  if (*p != '{') return nullptr;
-  ++p;
-  if (*p == '}') return p + 1;
-  for (;;) {
-    if (*p != '[') return nullptr;
-    ++p;
-    int count = 0;
-    for (;;) {
-      int64_t v;
-      p = ScanSmallInt(p, &v);
-      if (p == nullptr) return nullptr;
-      ++count;
-      if (*p == ']') break;
-      if (*p != ':') return nullptr;
-      ++p;
-    }
-    if (count != 2 && count != 3) return nullptr;
-    ++p;  // ']'
-    if (*p == '}') return p + 1;
-    if (*p != ',') return nullptr;
-    ++p;
-    while (*p == ' ') ++p;
-  }
 }
 
 // `{i,j}` of small integers as a shape index, or `{}`.
@@ -271,13 +229,10 @@ const char* ModuleParser::FastAttributeValueEnd(AttrName name, AttrType type, co
       break;
     }
     case AttrType::kReplicaGroups: {
-      // The last valid text again, as ParseAttributeValue takes it.
-      const std::string_view last = last_replica_groups_;
-      if (last.empty() || static_cast<size_t>(file_end() - p) < last.size() ||
-          std::memcmp(p, last.data(), last.size()) != 0) {
-        return nullptr;
-      }
-      end = p + last.size();
+      // A recent valid text again, as ParseAttributeValue takes it.
+      const size_t size = RecentReplicaGroupsAt(p);
+      if (size == 0) return nullptr;
+      end = p + size;
       break;
     }
     case AttrType::kSharding: {
@@ -292,7 +247,7 @@ const char* ModuleParser::FastAttributeValueEnd(AttrName name, AttrType type, co
       break;
     }
     case AttrType::kSliceRanges:
-      end = ScanSliceRanges(p);
+      end = ScanSliceRanges(p, nullptr);
       if (end == nullptr) return nullptr;
       break;
     case AttrType::kInstructionAliasing:

@@ -518,13 +518,29 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
   ++p;
   const size_t first = params->size();
   bool closed = *p == ')';
+  bool lexer_moved = false;
   while (!closed) {
     // A plain name right before ':' is a kName token whatever its spelling.
     if (!IsIdentStartByte(*p)) break;
     p = SkipIdentChars(p, end);
     if (p[0] != ':' || p[1] != ' ') break;
     ShapeId param;
-    p = KnownShapeAt(p + 2, ShapeFollower::kListSeparator, &param);
+    const char* shape_begin = p + 2;
+    p = KnownShapeAt(shape_begin, ShapeFollower::kListSeparator, &param);
+    if (p == nullptr && !error_) {
+      // A shape the module has not used yet (an entry's parameters often
+      // print without the layouts their instructions have): the grammar
+      // reads it, in the same order as it would read the whole list, and
+      // the shape cache keeps its text.
+      lexer_moved = true;
+      lexer_.Reset(static_cast<uint32_t>(shape_begin - base));
+      Lex();
+      if (!ParseShape(&param)) {
+        error_.reset();
+        break;
+      }
+      p = base + lexer_.previous_end();
+    }
     if (p == nullptr) break;
     params->push_back(param);
     if (*p == ')') {
@@ -539,6 +555,17 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
     p += 5;
     ShapeId result_shape;
     const char* shape_end = CachedShapeAt(p, &result_shape);
+    if (shape_end == nullptr && !error_) {
+      // As a parameter's: the grammar reads a result shape not seen yet.
+      lexer_moved = true;
+      lexer_.Reset(static_cast<uint32_t>(p - base));
+      Lex();
+      if (ParseShape(&result_shape)) {
+        shape_end = base + lexer_.previous_end();
+      } else {
+        error_.reset();
+      }
+    }
     if (shape_end != nullptr && shape_end[0] == ' ' && shape_end[1] == '{') {
       *result = result_shape;
       *result_offset = static_cast<uint32_t>(p - base);
@@ -548,6 +575,10 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
     }
   }
   params->resize(first);
+  if (lexer_moved) {
+    lexer_.Reset(pos);
+    Lex();
+  }
   return false;
 }
 
@@ -988,6 +1019,16 @@ const char* ModuleParser::ScanOperandName(const char* p, std::string_view* name)
   if (lexer.Lex() != TokKind::kIdent) return nullptr;
   *name = lexer.TokenText();
   return p + name->size();
+}
+
+size_t ModuleParser::RecentReplicaGroupsAt(const char* p) const {
+  const size_t left = static_cast<size_t>(file_end() - p);
+  for (const std::string& text : recent_replica_groups_) {
+    if (!text.empty() && left >= text.size() && std::memcmp(p, text.data(), text.size()) == 0) {
+      return text.size();
+    }
+  }
+  return 0;
 }
 
 Opcode ModuleParser::CachedOpcodeAt(const char* p, size_t size) {
@@ -1855,21 +1896,22 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
     }
     case AttrType::kReplicaGroups: {
       // The collectives of a dump repeat a few replica group texts: one equal
-      // to the last valid one is not read again (it ends in a bracket, so
-      // what follows cannot change how it lexes).
+      // to a recent valid one is not read again.
       const uint32_t start = lexer_.offset();
-      const std::string_view last = last_replica_groups_;
-      if (!last.empty() && file_.size() - start >= last.size() &&
-          std::memcmp(file_.data() + start, last.data(), last.size()) == 0) {
-        lexer_.Reset(start + static_cast<uint32_t>(last.size()));
+      if (const size_t size = RecentReplicaGroupsAt(file_.data() + start); size != 0) {
+        lexer_.Reset(start + static_cast<uint32_t>(size));
         Lex();
         return true;
       }
-      if (!ParseReplicaGroups(&replica_scratch_)) return false;
+      // Only validated here: the groups are not expanded (rules read them
+      // from the IR's text when they need them).
+      if (!ParseReplicaGroups(&replica_scratch_, /*expand=*/false)) return false;
       const uint32_t end = lexer_.previous_end();
       const char close = end > start ? file_.data()[end - 1] : '\0';
-      if (limits_.fast_paths && (close == ']' || close == '}' || close == ')')) {
-        last_replica_groups_ = std::string_view(file_.data() + start, end - start);
+      if (limits_.fast_paths && (close == ']' || close == '}' || close == ')') &&
+          end - start <= kRememberedReplicaGroupsLimit) {
+        recent_replica_groups_[next_replica_groups_slot_].assign(file_.data() + start, end - start);
+        next_replica_groups_slot_ = (next_replica_groups_slot_ + 1) % kRecentReplicaGroups;
       }
       return true;
     }

@@ -565,7 +565,16 @@ class ModuleParser : public ValueParser {
   std::vector<OutputOperandAlias> aliasing_scratch_;
   std::vector<int64_t> shape_index_scratch_;  // TryFastAttributeValue's
   ReplicaGroups replica_scratch_;
-  std::string_view last_replica_groups_;  // text of the last valid replica_groups
+  // The last few valid replica_groups texts, copied: the collectives of a
+  // dump alternate between a few, and the text behind the reader may have
+  // left memory. Each ends in a bracket, so what follows one cannot change
+  // how it reads.
+  static constexpr size_t kRecentReplicaGroups = 4;
+  static constexpr size_t kRememberedReplicaGroupsLimit = 1024;
+  std::array<std::string, kRecentReplicaGroups> recent_replica_groups_;
+  size_t next_replica_groups_slot_ = 0;
+  // The size of the recent replica_groups text that `p` starts with, or 0.
+  size_t RecentReplicaGroupsAt(const char* p) const;
   // The last valid sharding's text (ending in its '}', so what follows
   // cannot change how it lexes), and the nesting depth it was read at.
   static constexpr uint32_t kRememberedShardingLimit = 4096;

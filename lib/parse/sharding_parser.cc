@@ -506,7 +506,7 @@ bool ValueParser::ParseNamedSharding(Sharding* out) {
   return ParseToken(TokKind::kRbrace, "expected '}' to end sharding attribute");
 }
 
-bool ValueParser::ParseReplicaGroups(ReplicaGroups* out) {
+bool ValueParser::ParseReplicaGroups(ReplicaGroups* out, bool expand) {
   out->groups.clear();
   out->expanded = true;
   if (kind() == TokKind::kLbrace) {
@@ -540,7 +540,7 @@ bool ValueParser::ParseReplicaGroups(ReplicaGroups* out) {
   // Expand small lists: device ids are the iota over `reshape`, transposed by
   // `perm`, then cut into rows of group_size.
   const int64_t total = Product(dims);
-  if (total < 0 || total > (1 << 20) || dims[1] == 0) {
+  if (!expand || total < 0 || total > (1 << 20) || dims[1] == 0) {
     out->expanded = false;
     return true;
   }

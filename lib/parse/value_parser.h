@@ -102,7 +102,8 @@ class ValueParser {
   bool ParsePaddingConfig(PaddingConfig* out);
   bool ParsePrecisionList();
   bool ParseSharding(Sharding* out = nullptr);  // out may be null
-  bool ParseReplicaGroups(ReplicaGroups* out);
+  // `expand`: also list the device ids of iota groups (up to 2^20 of them).
+  bool ParseReplicaGroups(ReplicaGroups* out, bool expand = true);
   bool ParseFrontendAttributes();
   bool ParseStatistics();
   // Returns the number of booleans in *count.

@@ -103,6 +103,8 @@ TEST_CASE("attributes: slices, padding and integer lists") {
   Parsed p = Parse(WithLine(
       "  sl = f32[2] slice(a), slice={[0:4:2]}\n"
       "  sl2 = f32[2,1] slice(m), slice={[1:3], [-1:0:1]}\n"
+      "  sl3 = f32[2,3] slice(m), slice={[0:2],  [1:4]}\n"
+      "  sl4 = f32[2,3] slice(m), slice={ [0:2], [1:4] }\n"
       "  pd = f32[7] pad(a, a), padding=1_2_0\n"
       "  pd2 = f32[5,5] pad(m, a), padding=0_1x-1_0_1\n"
       "  ROOT d = f32[4] dot(m, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}, "
@@ -115,7 +117,17 @@ TEST_CASE("attributes: slices, padding and integer lists") {
   CHECK(s->strides == std::vector<int64_t>{2});
   const auto s2 = SliceAttr(m, p.Id("sl2"));
   CHECK(s2->starts == std::vector<int64_t>{1, -1});
+  CHECK(s2->limits == std::vector<int64_t>{3, 0});
   CHECK(s2->strides == std::vector<int64_t>{1, 1});
+  // Read from the bytes (two blanks after a comma are fine) and by the
+  // grammar (a blank after '{'): the same ranges.
+  for (const char* name : {"sl3", "sl4"}) {
+    const auto s3 = SliceAttr(m, p.Id(name));
+    REQUIRE(s3);
+    CHECK(s3->starts == std::vector<int64_t>{0, 1});
+    CHECK(s3->limits == std::vector<int64_t>{2, 4});
+    CHECK(s3->strides == std::vector<int64_t>{1, 1});
+  }
   const auto pd = PaddingAttr(m, p.Id("pd"));
   REQUIRE(pd->size() == 1);
   CHECK((*pd)[0].low == 1);

@@ -498,6 +498,31 @@ TEST_CASE("fast paths: repeated shardings and replica groups taken again", "[par
   }
 }
 
+TEST_CASE("fast paths: a few alternating replica groups taken again", "[parser][fast]") {
+  // The parser remembers the last four valid texts: a module cycling
+  // through three reads each once, five evict one another, and an invalid
+  // text after them (one of them with more after it, or another) is read
+  // by the grammar, with the same error.
+  const std::vector<std::string> valid = {"[1,4]<=[4]", "[2,2]<=[4]", "[2,2]<=[2,2]T(1,0)",
+                                          "{{0,1},{2,3}}", "[4,1]<=[4]"};
+  const std::vector<std::string> invalid = {"[2,2]<=[5]", "[2,2]<=[4]x", "{{0,1}", "[2,2]<=[2,2]"};
+  for (size_t distinct = 1; distinct <= valid.size(); ++distinct) {
+    for (const std::string& bad : invalid) {
+      std::string text =
+          "HloModule m, replica_count=4\nadd { x = f32[] parameter(0)\n"
+          " y = f32[] parameter(1)\n ROOT a = f32[] add(x, y) }\nENTRY e {\n"
+          "  p0 = f32[4] parameter(0)\n";
+      const size_t count = 3 * distinct;
+      for (size_t i = 0; i < count; ++i) {
+        text += "  p" + std::to_string(i + 1) + " = f32[4] all-reduce(p" + std::to_string(i) +
+                "), replica_groups=" + valid[i % distinct] + ", to_apply=add\n";
+      }
+      text += "  q = f32[4] all-reduce(p0), replica_groups=" + bad + ", to_apply=add\n";
+      CheckText(text + "  ROOT r = f32[4] negate(p" + std::to_string(count) + ")\n}\n");
+    }
+  }
+}
+
 TEST_CASE("fast paths: repeated metadata taken again", "[parser][fast]") {
   // Metadata equal byte for byte to the last valid one (its closing brace
   // included) is taken again; a longer text it begins, an invalid one, or
