@@ -1,11 +1,29 @@
 #include "analysis/verify_text.h"
 
+#include <cstring>
+
+#include "lex/byte_scan.h"
 #include "lex/lexer.h"
 
 namespace hlolint {
 
 uint32_t LastAttributeValueEnd(const Module& m, uint32_t value_offset) {
   const SourceFile& source = m.source();
+  // A braced value on one line, without strings or comments (shardings as
+  // dumps print them): its tokens end at the bracket that closes the first,
+  // where the lexer below stops too (a value that parsed is followed by a
+  // separator or the next instruction).
+  const char* const text = source.data();
+  const char* const text_end = text + source.size();
+  if (value_offset < source.size() && text[value_offset] == '{') {
+    const char* close = BalancedEnd(text + value_offset, text_end);
+    const size_t size = close != nullptr ? static_cast<size_t>(close - (text + value_offset)) : 0;
+    if (close != nullptr && close != text_end &&
+        std::memchr(text + value_offset, '"', size) == nullptr &&
+        std::memchr(text + value_offset, '/', size) == nullptr) {
+      return static_cast<uint32_t>(close - text);
+    }
+  }
   Lexer lexer(source.data(), static_cast<uint32_t>(source.size()), value_offset);
   lexer.Lex();
   int64_t depth = 0;  // a JSON-like value may nest deeper than 2^31 in a 4 GB file

@@ -19,12 +19,12 @@ constexpr uint64_t kIntListSkipMask =
     Bit(TokKind::kDimLabels) | Bit(TokKind::kDxD) | Bit(TokKind::kPad) | Bit(TokKind::kDecimal);
 
 bool SplitToInt64s(std::string_view text, char delim, std::vector<int64_t>* out) {
-  for (std::string_view part : Split(text, delim)) {
+  return ForEachPiece(text, delim, [out](std::string_view part) {
     int64_t value;
     if (!ParseIntText(part, &value)) return false;
     out->push_back(value);
-  }
-  return true;
+    return true;
+  });
 }
 
 }  // namespace
@@ -625,12 +625,14 @@ bool ValueParser::ParseWindow(Window* window) {
       const uint32_t pad_offset = lexer_.offset();
       if (!pad.empty()) return Error(attr_offset, "sub-attribute 'pad=' already exists");
       if (kind() != TokKind::kPad) return TokenError("expects window pad pattern, e.g., '0_0x3_3'");
-      for (std::string_view dim : Split(tok().text, 'x')) {
+      const bool pad_ok = ForEachPiece(tok().text, 'x', [&pad](std::string_view dim) {
         std::vector<int64_t> low_high;
-        if (!SplitToInt64s(dim, '_', &low_high) || low_high.size() != 2) {
-          return Error(pad_offset, "expects padding_low and padding_high separated by '_'");
-        }
+        if (!SplitToInt64s(dim, '_', &low_high) || low_high.size() != 2) return false;
         pad.push_back(std::move(low_high));
+        return true;
+      });
+      if (!pad_ok) {
+        return Error(pad_offset, "expects padding_low and padding_high separated by '_'");
       }
       Lex();
       ok = true;
@@ -761,12 +763,16 @@ bool ValueParser::ParsePaddingConfig(PaddingConfig* out) {
   if (kind() != TokKind::kPad) return TokenError("expects padding config, e.g., '0_0_0x3_3_1'");
   const uint32_t offset = lexer_.offset();
   std::vector<int64_t>& values = ints_scratch_;
-  for (std::string_view dim : Split(tok().text, 'x')) {
+  const bool ok = ForEachPiece(tok().text, 'x', [&values, out](std::string_view dim) {
     values.clear();
     if (!SplitToInt64s(dim, '_', &values) || (values.size() != 2 && values.size() != 3)) {
-      return Error(offset, "expects padding config pattern like 'low_high_interior' or 'low_high'");
+      return false;
     }
     out->push_back({values[0], values[1], values.size() == 3 ? values[2] : 0});
+    return true;
+  });
+  if (!ok) {
+    return Error(offset, "expects padding config pattern like 'low_high_interior' or 'low_high'");
   }
   Lex();
   return true;

@@ -57,6 +57,19 @@ std::string StrJoin(const Container& items, std::string_view separator) {
 }
 
 // Splits on a single character; empty pieces are kept.
+// Split's pieces one by one, without a vector: visit(piece) for each in
+// order, stopping at the first that returns false (and returning false).
+template <typename Visit>
+bool ForEachPiece(std::string_view text, char separator, Visit visit) {
+  size_t start = 0;
+  while (true) {
+    const size_t end = text.find(separator, start);
+    if (end == std::string_view::npos) return visit(text.substr(start));
+    if (!visit(text.substr(start, end - start))) return false;
+    start = end + 1;
+  }
+}
+
 inline std::vector<std::string_view> Split(std::string_view text, char separator) {
   std::vector<std::string_view> pieces;
   size_t start = 0;

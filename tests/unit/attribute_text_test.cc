@@ -26,6 +26,7 @@ TEST_CASE("AttributeText: a last attribute ends with its value, whatever follows
 
 ENTRY e {
   p = f32[8]{0} parameter(0), sharding={devices=[2]0,1}
+  q = f32[8]{0} negate(p), sharding={devices=[2]0,1 /* } */}
   %r1 = f32[8]{0} all-reduce(p), replica_groups=[2,2]<=[2,2]T(1,0), to_apply=%add
   r2 = f32[8]{0} all-reduce(p), to_apply=%add, replica_groups=[2,2]<=[2,2]T(1,0)
   r3 = f32[8]{0} all-reduce(r2), to_apply=%add, replica_groups={{0,1},{2,3}} /* a comment */
@@ -39,6 +40,8 @@ ENTRY e {
   const Module& m = p.m();
   // Followed by the next instruction's bare name and ' = '.
   CHECK(AttributeText(m, p.Id("p"), AttrName::kSharding) == "{devices=[2]0,1}");
+  // A bracket in a comment is not one of the value's.
+  CHECK(AttributeText(m, p.Id("q"), AttrName::kSharding) == "{devices=[2]0,1 /* } */}");
   // Followed by a ',' and the next attribute: bounded by that one's name.
   CHECK(AttributeText(m, p.Id("r1"), AttrName::kReplicaGroups) == "[2,2]<=[2,2]T(1,0)");
   // Followed by a %name.
