@@ -166,5 +166,31 @@ TEST_CASE("suppression markers are found at the text's edges and only whole") {
   CHECK(markers("") == Offsets{});
 }
 
+TEST_CASE("suppression markers: every start, every range, as a plain search finds them") {
+  // Markers and near misses at every alignment of the 16-byte search, in
+  // ranges cut anywhere: the same offsets as std::string_view::find.
+  constexpr std::string_view kMarker = SourceFile::kSuppressionMarker;
+  std::string text;
+  for (int i = 0; i < 40; ++i) {
+    text += std::string(static_cast<size_t>(i % 7), 'h');
+    text += i % 3 == 0 ? "hlolint:" : i % 3 == 1 ? "hlolint;h::::::" : "hxxxxxx:";
+  }
+  text += "hlolint";  // cut off at the end
+  const auto file = SourceFile::FromString("m.hlo", text);
+  for (uint32_t begin = 0; begin < text.size(); begin += 5) {
+    for (uint32_t end = begin; end <= text.size() + 3; end += 3) {
+      std::vector<uint32_t> expected;
+      for (size_t at = text.find(kMarker, begin); at != std::string::npos && at < end;
+           at = text.find(kMarker, at + 1)) {
+        expected.push_back(static_cast<uint32_t>(at));
+      }
+      std::vector<uint32_t> found;
+      file->FindMarkers(begin, end, &found);
+      INFO("range [" << begin << ", " << end << ")");
+      REQUIRE(found == expected);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hlolint
