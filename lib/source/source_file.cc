@@ -8,9 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -339,31 +336,7 @@ void SourceFile::FindMarkers(uint32_t begin, uint32_t end, std::vector<uint32_t>
   // the last such one would end.
   const std::string_view window =
       text().substr(0, std::min(size_, size_t{end} + kSuppressionMarker.size() - 1));
-  size_t from = begin;
-#ifdef __SSE2__
-  // 16 starts at a time: a marker's first byte there and its last one
-  // (':') seven bytes on, which dumps seldom have together, then the whole
-  // marker compared. find() stops at every 'h' (one byte in 200 of some
-  // dumps): this takes half its time there.
-  constexpr size_t kLast = kSuppressionMarker.size() - 1;
-  const __m128i first = _mm_set1_epi8(kSuppressionMarker.front());
-  const __m128i last = _mm_set1_epi8(kSuppressionMarker.back());
-  const char* const data = window.data();
-  // The window ends kLast bytes past `end`, so every start tried is before it.
-  for (; from + 16 + kLast <= window.size(); from += 16) {
-    const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + from));
-    const __m128i tail = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + from + kLast));
-    auto candidates = static_cast<unsigned>(_mm_movemask_epi8(
-        _mm_and_si128(_mm_cmpeq_epi8(head, first), _mm_cmpeq_epi8(tail, last))));
-    for (; candidates != 0; candidates &= candidates - 1) {
-      const size_t at = from + static_cast<size_t>(__builtin_ctz(candidates));
-      if (window.compare(at, kSuppressionMarker.size(), kSuppressionMarker) == 0) {
-        out->push_back(static_cast<uint32_t>(at));
-      }
-    }
-  }
-#endif
-  for (size_t at = window.find(kSuppressionMarker, from);
+  for (size_t at = window.find(kSuppressionMarker, begin);
        at != std::string_view::npos && at < end;
        at = window.find(kSuppressionMarker, at + 1)) {
     out->push_back(static_cast<uint32_t>(at));
