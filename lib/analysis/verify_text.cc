@@ -17,11 +17,12 @@ uint32_t LastAttributeValueEnd(const Module& m, uint32_t value_offset) {
   const char* const text_end = text + source.size();
   if (value_offset < source.size() && text[value_offset] == '{') {
     const char* close = BalancedEnd(text + value_offset, text_end);
-    const size_t size = close != nullptr ? static_cast<size_t>(close - (text + value_offset)) : 0;
-    if (close != nullptr && close != text_end &&
-        std::memchr(text + value_offset, '"', size) == nullptr &&
-        std::memchr(text + value_offset, '/', size) == nullptr) {
-      return static_cast<uint32_t>(close - text);
+    if (close != nullptr && close != text_end) {
+      const size_t size = static_cast<size_t>(close - (text + value_offset));
+      if (std::memchr(text + value_offset, '"', size) == nullptr &&
+          std::memchr(text + value_offset, '/', size) == nullptr) {
+        return static_cast<uint32_t>(close - text);
+      }
     }
   }
   Lexer lexer(source.data(), static_cast<uint32_t>(source.size()), value_offset);

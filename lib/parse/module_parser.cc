@@ -506,6 +506,23 @@ void ModuleParser::RememberShape(const char* p, size_t size, ShapeId id) {
 // shapes by exact text from the shape cache (ShapeTextEnd decides where a
 // shape ends exactly as ParseShape does); anything else is left to the
 // token grammar.
+// For a byte-wise reader that met a shape the shape cache does not hold:
+// the grammar reads it at `p`, as the token-level parser would at that
+// point, and the cache keeps its text. Returns where it ends, or null (an
+// error the token-level parser will meet and report again is dropped).
+// Moves the lexer (and says so in *lexer_moved).
+const char* ModuleParser::ShapeThroughGrammar(const char* p, ShapeId* id, bool* lexer_moved) {
+  if (error_) return nullptr;
+  *lexer_moved = true;
+  lexer_.Reset(static_cast<uint32_t>(p - file_.data()));
+  Lex();
+  if (!ParseShape(id)) {
+    error_.reset();
+    return nullptr;
+  }
+  return file_.data() + lexer_.previous_end();
+}
+
 bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, ShapeId* result,
                                     uint32_t* result_offset) {
   if (!limits_.fast_paths || shape_cache_ == nullptr || depth_ + 1 > limits_.max_nesting_depth) {
@@ -527,20 +544,9 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
     ShapeId param;
     const char* shape_begin = p + 2;
     p = KnownShapeAt(shape_begin, ShapeFollower::kListSeparator, &param);
-    if (p == nullptr && !error_) {
-      // A shape the module has not used yet (an entry's parameters often
-      // print without the layouts their instructions have): the grammar
-      // reads it, in the same order as it would read the whole list, and
-      // the shape cache keeps its text.
-      lexer_moved = true;
-      lexer_.Reset(static_cast<uint32_t>(shape_begin - base));
-      Lex();
-      if (!ParseShape(&param)) {
-        error_.reset();
-        break;
-      }
-      p = base + lexer_.previous_end();
-    }
+    // A shape the module has not used yet (an entry's parameters often
+    // print without the layouts their instructions have).
+    if (p == nullptr) p = ShapeThroughGrammar(shape_begin, &param, &lexer_moved);
     if (p == nullptr) break;
     params->push_back(param);
     if (*p == ')') {
@@ -555,17 +561,7 @@ bool ModuleParser::TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, 
     p += 5;
     ShapeId result_shape;
     const char* shape_end = CachedShapeAt(p, &result_shape);
-    if (shape_end == nullptr && !error_) {
-      // As a parameter's: the grammar reads a result shape not seen yet.
-      lexer_moved = true;
-      lexer_.Reset(static_cast<uint32_t>(p - base));
-      Lex();
-      if (ParseShape(&result_shape)) {
-        shape_end = base + lexer_.previous_end();
-      } else {
-        error_.reset();
-      }
-    }
+    if (shape_end == nullptr) shape_end = ShapeThroughGrammar(p, &result_shape, &lexer_moved);
     if (shape_end != nullptr && shape_end[0] == ' ' && shape_end[1] == '{') {
       *result = result_shape;
       *result_offset = static_cast<uint32_t>(p - base);

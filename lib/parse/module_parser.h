@@ -334,6 +334,8 @@ class ModuleParser : public ValueParser {
     Opcode opcode = Opcode::kInvalid;
   };
   std::array<RecentOpcode, 64> recent_opcodes_{};
+  // A shape the cache lacks, read by the grammar at `p` (see the .cc).
+  const char* ShapeThroughGrammar(const char* p, ShapeId* id, bool* lexer_moved);
   // The signature `(a: shape, b: shape) -> shape` after the '(' at `pos`,
   // read byte-wise like TryFastHead; false having changed nothing.
   bool TryFastSignature(uint32_t pos, std::vector<ShapeId>* params, ShapeId* result,

@@ -56,9 +56,9 @@ std::string StrJoin(const Container& items, std::string_view separator) {
   return out;
 }
 
-// Splits on a single character; empty pieces are kept.
-// Split's pieces one by one, without a vector: visit(piece) for each in
-// order, stopping at the first that returns false (and returning false).
+// The pieces of `text` between `separator`s (empty ones kept), one by one
+// without a vector: visit(piece) for each in order, stopping at the first
+// that returns false (and returning false).
 template <typename Visit>
 bool ForEachPiece(std::string_view text, char separator, Visit visit) {
   size_t start = 0;
@@ -70,18 +70,14 @@ bool ForEachPiece(std::string_view text, char separator, Visit visit) {
   }
 }
 
+// Splits on a single character; empty pieces are kept.
 inline std::vector<std::string_view> Split(std::string_view text, char separator) {
   std::vector<std::string_view> pieces;
-  size_t start = 0;
-  while (true) {
-    size_t end = text.find(separator, start);
-    if (end == std::string_view::npos) {
-      pieces.push_back(text.substr(start));
-      return pieces;
-    }
-    pieces.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
+  ForEachPiece(text, separator, [&pieces](std::string_view piece) {
+    pieces.push_back(piece);
+    return true;
+  });
+  return pieces;
 }
 
 // Parses a whole decimal integer (optional leading '-'); false on junk or overflow.

@@ -236,7 +236,12 @@ line"})m", R"m({source_line=12 })m", R"m({ source_line=12})m",
         "(a: f32[2]) -> f32[2]{0}", "(a: f32[2]) -> f32[2] {0}", "(a: f32[2]) -> f32[3]",
         "(a: f32[2]) f32[2]", "(ENTRY: f32[2], f32: f32[2], true: f32[]) -> f32[2]",
         "(a: f32[2]\n) -> f32[2]", "(a: f32[2] /*c*/) -> f32[2]", "(a: f32[7]) -> f32[2]",
-        "(a: f32[2]) -> (f32[2], f32[2])", "(a: f32[2], a: f32[2]) -> f32[2]"}) {
+        "(a: f32[2]) -> (f32[2], f32[2])", "(a: f32[2], a: f32[2]) -> f32[2]",
+        // Shapes the module has not used yet, read by the grammar in place;
+        // broken ones handed back with the rest.
+        "(a: f32[9,9], b: u8[5]{0}) -> (f32[2], u8[5])", "(a: f32[2], b: s16[3,4]) -> s16[3,4]",
+        "(a: f32[2,) -> f32[2]", "(a: f33[2]) -> f32[2]", "(a: f32[2]{1}) -> f32[2]",
+        "(a: f32[2]) -> f32[2,", "(a: f32[2]) -> s16[4]{1}", "(a: u8[7]) -> (u8[7], (s8[], u8[7]))"}) {
     for (const char* body : {" {", "{", " {\n", " /*c*/ {"}) {
       CheckText(std::string("HloModule m\nc (p: f32[2], q: (f32[2], s32[])) -> f32[2] {\n"
                             "  ROOT p = f32[2] parameter(0)\n}\n"

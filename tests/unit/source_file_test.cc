@@ -167,8 +167,9 @@ TEST_CASE("suppression markers are found at the text's edges and only whole") {
 }
 
 TEST_CASE("suppression markers: every start, every range, as a plain search finds them") {
-  // Markers and near misses at every alignment of the 16-byte search, in
-  // ranges cut anywhere: the same offsets as std::string_view::find.
+  // Markers and near misses at every alignment, in ranges cut anywhere
+  // (a marker may run past a range's end): the offsets a plain search of
+  // the whole text finds.
   constexpr std::string_view kMarker = SourceFile::kSuppressionMarker;
   std::string text;
   for (int i = 0; i < 40; ++i) {
