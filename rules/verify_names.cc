@@ -5,16 +5,46 @@
 // dumps will call the instruction by another name.
 #include <algorithm>
 #include <bit>
+#include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
 #include "rules/rule_factories.h"
-#include "util/prefetch.h"
 #include "util/radix_sort.h"
 #include "util/strings.h"
 
 namespace hlolint {
 namespace {
+
+// A large module's keys are filtered in partitions of about 2^16 keys (by
+// their top bits), whose filters (128 KB) stay in the cache.
+constexpr int kKeysPerPartitionBits = 16;
+constexpr int kMaxPartitionBits = 12;
+
+// Appends to `out` the keys whose filter slot (a slot per value of the
+// upper 32 bits' low bits) another key shares: two bits per slot (seen,
+// shared), 8 slots per key, so about one key in eight passes, and every
+// group of equal upper bits does. `for_each_key(fn)` calls fn(key) on the
+// same `count` keys each time; `state` is scratch.
+template <typename ForEachKey>
+void AppendShared(size_t count, const ForEachKey& for_each_key, std::vector<uint64_t>* state,
+                  std::vector<uint64_t>* out) {
+  const size_t slots = std::bit_ceil(std::max<size_t>(64, count * 8));
+  state->assign(slots / 32, 0);
+  uint64_t* words = state->data();
+  auto slot = [&](uint64_t key) { return static_cast<size_t>(key >> 32) & (slots - 1); };
+  for_each_key([&](uint64_t key) {
+    const size_t s = slot(key);
+    uint64_t& word = words[s >> 5];
+    const uint64_t seen = uint64_t{1} << (2 * (s & 31));
+    word |= (word & seen) << 1 | seen;  // seen before: now shared
+  });
+  for_each_key([&](uint64_t key) {
+    const size_t s = slot(key);
+    if ((words[s >> 5] >> (2 * (s & 31) + 1)) & 1) out->push_back(key);
+  });
+}
 
 class VerifyNamesRule : public Rule {
  public:
@@ -48,36 +78,32 @@ class VerifyNamesRule : public Rule {
         fn(id, (hash & ~id_mask) | id);
       }
     };
-    // Most names are unique. A filter of two bits per slot (seen, shared),
-    // over the upper 32 bits that group the keys below, passes on only the
-    // keys whose slot another key shares (about one in eight, with 8 slots
-    // per key): every group of equal upper bits, fewer keys to sort, and
-    // small bit arrays. The keys are made twice rather than stored: a list
-    // of all of them is 8 bytes per instruction of fresh memory. A slot's
-    // two bits share a word, and the word of the key a few ids ahead is
-    // prefetched: the filter is larger than the cache (16 MB at 5M
-    // instructions), and each pass misses it once per key.
+    // Most names are unique: a filter (AppendShared) passes on the keys
+    // that may share their upper bits with another, fewer keys to sort. One
+    // filter over millions of keys (16 MB at 5M) missed the cache twice per
+    // key and waited on memory for 100 ms at 1 GB, even with prefetches; a
+    // large module's keys are first spread into partitions by their top
+    // bits, at the price of writing and reading them once in order (8 bytes
+    // per instruction, freed before the sort).
     std::vector<uint64_t> keys;
-    {
-      const size_t slots = std::bit_ceil(std::max<size_t>(64, n * 8));
-      std::vector<uint64_t> state(slots / 32);
-      auto slot = [&](uint64_t key) { return static_cast<size_t>(key >> 32) & (slots - 1); };
-      constexpr InstrId kAhead = 16;
-      auto prefetch_ahead = [&](InstrId id) {
-        if (id + kAhead < n) PrefetchForRead(&state[slot(m.name_hash(id + kAhead)) >> 5]);
-      };
-      for_each_key([&](InstrId id, uint64_t key) {
-        prefetch_ahead(id);
-        const size_t s = slot(key);
-        uint64_t& word = state[s >> 5];
-        const uint64_t seen = uint64_t{1} << (2 * (s & 31));
-        word |= (word & seen) << 1 | seen;  // seen before: now shared
-      });
-      for_each_key([&](InstrId id, uint64_t key) {
-        prefetch_ahead(id);
-        const size_t s = slot(key);
-        if ((state[s >> 5] >> (2 * (s & 31) + 1)) & 1) keys.push_back(key);
-      });
+    std::vector<uint64_t> filter;
+    const int part_bits = std::clamp(id_bits - kKeysPerPartitionBits, 0, kMaxPartitionBits);
+    if (part_bits == 0) {
+      auto each = [&](auto&& fn) { for_each_key([&](InstrId, uint64_t key) { fn(key); }); };
+      AppendShared(n, each, &filter, &keys);
+    } else {
+      const int shift = 64 - part_bits;
+      std::vector<uint32_t> starts((size_t{1} << part_bits) + 1);
+      for_each_key([&](InstrId, uint64_t key) { ++starts[(key >> shift) + 1]; });
+      for (size_t p = 1; p < starts.size(); ++p) starts[p] += starts[p - 1];
+      auto spread = std::make_unique_for_overwrite<uint64_t[]>(starts.back());
+      std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
+      for_each_key([&](InstrId, uint64_t key) { spread[next[key >> shift]++] = key; });
+      for (size_t p = 0; p + 1 < starts.size(); ++p) {
+        const std::span<const uint64_t> part(&spread[starts[p]], starts[p + 1] - starts[p]);
+        auto each = [&](auto&& fn) { for (uint64_t key : part) fn(key); };
+        AppendShared(part.size(), each, &filter, &keys);
+      }
     }
     RadixSortByHigh32(keys);
 

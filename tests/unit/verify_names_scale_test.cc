@@ -1,0 +1,89 @@
+// verify-names filters a large module's names in partitions (over 65,536
+// instructions), a small one's at once: both must find the same clashes.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/lint.h"
+#include "rules/registry.h"
+#include "source/source_file.h"
+#include "util/strings.h"
+
+namespace hlolint {
+namespace {
+
+// `computations` computations of 8 instructions each (`a<c>_<i>`), called
+// in turn by the entry. The first instruction of computation `clash_in`
+// (none if -1) takes the name of computation 0's first, and `*line` is set
+// to its 1-based line.
+std::string Module(int computations, int clash_in, int* line) {
+  std::string text = "HloModule many_names\n";
+  int at = 1;
+  for (int c = 0; c < computations; ++c) {
+    text += StrCat("comp", c, " {\n");
+    ++at;
+    std::string previous;
+    for (int i = 0; i < 8; ++i) {
+      const bool renamed = c == clash_in && i == 0;
+      const std::string name = renamed ? "a0_0" : StrCat("a", c, "_", i);
+      if (renamed) *line = at + 1;
+      const std::string body =
+          i == 0 ? "f32[] parameter(0)" : StrCat("f32[] negate(", previous, ")");
+      text += StrCat(i == 7 ? "  ROOT " : "  ", name, " = ", body, "\n");
+      ++at;
+      previous = name;
+    }
+    text += "}\n";
+    ++at;
+  }
+  text += "ENTRY e {\n  p = f32[] parameter(0)\n";
+  std::string last = "p";
+  for (int c = 0; c < computations; ++c) {
+    const std::string name = StrCat("call", c);
+    text += StrCat(c + 1 == computations ? "  ROOT " : "  ", name, " = f32[] call(", last,
+                   "), to_apply=comp", c, "\n");
+    last = name;
+  }
+  text += "}\n";
+  return text;
+}
+
+std::vector<Diagnostic> VerifyNames(const std::string& text) {
+  LintOptions options;
+  for (const Rule* rule : AllRules()) {
+    if (rule->info().id == "verify-names" || rule->info().id == "parse-error") {
+      options.rules.push_back(rule);
+    }
+  }
+  options.known_rules = AllRules();
+  const auto file = SourceFile::FromString("t.hlo", text);
+  return LintSource(*file, options).diagnostics;
+}
+
+TEST_CASE("verify-names finds a clash in a small and in a partitioned module",
+          "[verify-names]") {
+  // 100 computations: 900 instructions, one filter. 10,000: 90,000
+  // instructions, in partitions.
+  for (int computations : {100, 10000}) {
+    for (int clash_in : {1, computations / 2, computations - 1}) {
+      INFO(computations << " computations, clash in comp" << clash_in);
+      int line = 0;
+      const std::string text = Module(computations, clash_in, &line);
+      const std::vector<Diagnostic> found = VerifyNames(text);
+      REQUIRE(found.size() == 1);
+      CHECK(found[0].rule == "verify-names");
+      CHECK(found[0].resolved.line == static_cast<uint32_t>(line));
+      CHECK(found[0].resolved.column == 3);
+      CHECK(found[0].message ==
+            "[InstructionVerifier::Preprocess] HLO has name that is not unique within module: "
+            "a0_0 is also defined in comp0; XLA renames this one when it parses the module");
+      REQUIRE(found[0].notes.size() == 1);
+      CHECK(found[0].notes[0].resolved.line == 3u);
+    }
+    int line = 0;
+    CHECK(VerifyNames(Module(computations, -1, &line)).empty());
+  }
+}
+
+}  // namespace
+}  // namespace hlolint
