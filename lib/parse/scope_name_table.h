@@ -7,8 +7,9 @@
 // table one of the biggest blocks the parse touches, and on machines where
 // fresh memory is dear (virtual machines whose host takes freed pages back)
 // 24-byte slots that also held each name's address and size cost more in
-// page zeroing than in lookups. CopyingNameTable indexes its entries with
-// one too.
+// page zeroing than in lookups. Its slots, from 4 MB on, are in huge pages
+// (RandomAccessAllocator): probes at random into a table of 4 KB pages also
+// miss the TLB. CopyingNameTable indexes its entries with one too.
 //
 // A scope's instructions have consecutive ids from `first_id` on (nested
 // scopes have tables of their own), so Begin(first_id) empties the table in
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "memory/random_access_allocator.h"
 #include "util/prefetch.h"
 
 namespace hlolint {
@@ -127,7 +129,7 @@ class ScopeNameTable {
   // a big computation's table does not stay); empties a small one.
   void Release() {
     if (slots_.size() > kKeptSlots) {
-      std::vector<Slot>(64).swap(slots_);
+      SlotVector(64).swap(slots_);
     } else {
       std::fill(slots_.begin(), slots_.end(), Slot{});
     }
@@ -151,7 +153,7 @@ class ScopeNameTable {
   bool Live(const Slot& s) const { return s.stored > base_; }
 
   void Grow() {
-    std::vector<Slot> old = std::move(slots_);
+    SlotVector old = std::move(slots_);
     slots_.assign(old.size() * 2, Slot{});
     const size_t mask = slots_.size() - 1;
     for (const Slot& s : old) {
@@ -162,7 +164,8 @@ class ScopeNameTable {
     }
   }
 
-  std::vector<Slot> slots_;
+  using SlotVector = std::vector<Slot, RandomAccessAllocator<Slot>>;
+  SlotVector slots_;
   std::array<Slot, kRecent> recent_{};
   size_t size_ = 0;
   uint32_t base_ = 0;  // entries with smaller ids belong to earlier scopes

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "memory/allocator.h"
+#include "memory/random_access_allocator.h"
 #include "proc_smaps.h"
 
 namespace {
@@ -97,6 +98,27 @@ TEST_CASE("with huge pages off, big blocks are left to 4 KB pages", "[memory]") 
   }
   REQUIRE(!flags.empty());
   CHECK(flags.find(" hg") == std::string::npos);
+}
+
+TEST_CASE("big tables probed at random get huge pages, also where other memory does not",
+          "[memory]") {
+  if (!HugePagesAvailable()) {
+    WARN("skipped: this kernel has no transparent huge pages or no /proc/self/smaps");
+    return;
+  }
+  if (!hlolint::RandomAccessHugePages()) {
+    WARN("skipped: HLOLINT_HUGE_PAGES is off in this environment");
+    return;
+  }
+  hlolint::SetHugePages(hlolint::HugePages::kOff);  // as on a VM whose host takes memory back
+  using Table = std::vector<uint64_t, hlolint::RandomAccessAllocator<uint64_t>>;
+  const Table table(hlolint::kRandomAccessHugeBytes / sizeof(uint64_t));
+  hlolint::SetHugePages(hlolint::HugePages::kOn);
+  CHECK(reinterpret_cast<uintptr_t>(table.data()) % (uintptr_t{2} << 20) == 0);
+  CHECK(VmFlagsOf(table.data()).find(" hg") != std::string::npos);
+  // Smaller tables come from operator new, like any other block.
+  const Table small(1024, 7);
+  CHECK(small[1023] == 7);
 }
 
 namespace {
