@@ -649,7 +649,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
   InstrId root = kNoId;
   uint32_t root_offset = 0;
   do {
-    if (!ParseInstruction(id, &root, &root_offset)) return false;
+    if (!ParseInstruction(id, &root, &root_offset)) return FailWithQueuedClash(scope);
     // A large file's text streams from memory, and the hardware prefetcher
     // stops at every 4 KB page: a few lines ahead are asked for here.
     if (prefetch_text_) PrefetchText();
@@ -657,12 +657,15 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
       return Error(lexer_.offset(), "parse cancelled");
     }
-    // The other thread may have parsed the instructions from here on.
+    // The other thread may have parsed the instructions from here on (the
+    // merge inserts its names at once: none may be queued).
     while (parallel_ != nullptr && scope == 0 && parallel_->next < parallel_->boundaries.size() &&
-           lexer_.offset() >= parallel_->boundaries[parallel_->next] &&
-           MergeContinuationAt(*parallel_, id, &root, &root_offset)) {
+           lexer_.offset() >= parallel_->boundaries[parallel_->next]) {
+      if (!FlushNames(scope)) return false;
+      if (!MergeContinuationAt(*parallel_, id, &root, &root_offset)) break;
     }
   } while (kind() != TokKind::kRbrace);
+  if (!FlushNames(scope)) return false;
   const uint32_t end = lexer_.position();
   if (!ParseToken(TokKind::kRbrace, "expects '}' at the end of instruction list.")) return false;
 
@@ -1357,16 +1360,34 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     async_start_of_[id] = opcode == Opcode::kAsyncStart ? id : async_start_of_[s.operands[0]];
   }
   if (!(instr.flags & Instruction::kAnonymous)) {
-    const std::string_view name = module_->text(instr.name_offset, instr_name_size);
-    const InstrId existing = scopes_[scope_depth_ - 1].InsertHashedIf(
-        static_cast<uint32_t>(name_hash), id, NamedAs(name, name_hash));
-    if (existing != id) {
-      error_note_ = ParseError{builder_->instructions()[existing].name_offset,
-                               "instruction previously defined here"};
-      return Error(name_offset, StrCat("instruction already exists: ", name));
-    }
+    const ScopeNameTable::Clash clash = scopes_[scope_depth_ - 1].InsertOrQueue(
+        static_cast<uint32_t>(name_hash), id, SameName());
+    if (clash) return NameClashError(clash);
   }
   return true;
+}
+
+bool ModuleParser::NameClashError(ScopeNameTable::Clash clash) {
+  const auto& instrs = builder_->instructions();
+  const Instruction& later = instrs[clash.id];
+  error_note_ = ParseError{instrs[clash.existing].name_offset, "instruction previously defined here"};
+  return Error(later.name_offset,
+               StrCat("instruction already exists: ",
+                      module_->text(later.name_offset, module_->NameSize(later))));
+}
+
+bool ModuleParser::FlushNames(size_t scope) {
+  const ScopeNameTable::Clash clash = scopes_[scope].FlushQueue(SameName());
+  return !clash || NameClashError(clash);
+}
+
+bool ModuleParser::FailWithQueuedClash(size_t scope) {
+  const ScopeNameTable::Clash clash = scopes_[scope].FlushQueue(SameName());
+  if (clash) {
+    ForgetError();
+    NameClashError(clash);
+  }
+  return false;
 }
 
 InstrId ModuleParser::AddInstruction(const NewInstruction& instruction, InstrScratch& s,

@@ -463,6 +463,26 @@ class ModuleParser : public ValueParser {
              BytesEqual(file_.data() + instr.name_offset, name.data(), name.size());
     };
   }
+  // Whether instructions `a` and `b` have the same name (ScopeNameTable's
+  // queued inserts), compared as NamedAs does.
+  auto SameName() const {
+    return [this](uint32_t a, uint32_t b) {
+      const Instruction& x = builder_->instructions()[a];
+      const Instruction& y = builder_->instructions()[b];
+      const uint32_t size = module_->NameSize(x);
+      return builder_->name_hashes()[a] == builder_->name_hashes()[b] &&
+             module_->NameSize(y) == size &&
+             BytesEqual(file_.data() + x.name_offset, file_.data() + y.name_offset, size);
+    };
+  }
+  // Reports a name defined twice in one scope.
+  bool NameClashError(ScopeNameTable::Clash clash);
+  // Makes the queued inserts of scope `scope`; false (and the error) if a
+  // name was defined twice.
+  bool FlushNames(size_t scope);
+  // After an error in scope `scope`: a name clash among its queued inserts
+  // comes first in the text, and is reported instead. Returns false.
+  bool FailWithQueuedClash(size_t scope);
   std::vector<std::vector<InstrId>> scope_order_;
   std::vector<std::vector<std::pair<int64_t, InstrId>>> parameter_scopes_;
   // The parameter numbers a scope has seen: by number while they stay

@@ -382,6 +382,8 @@ bool ModuleParser::ParseContinuation(const std::atomic<bool>& cancel, uint32_t s
     parsed_text_->Advance(lexer_.offset());
     if (cancel.load(std::memory_order_relaxed)) return false;
   }
+  // A clash fails the fragment: the first thread parses it and reports it.
+  if (!FlushNames(0)) return false;
   if (fragment_unusable_) return false;
   continuation_root_ = root;
   continuation_root_offset_ = root_offset;

@@ -36,6 +36,7 @@ class ScopeNameTable {
   // Starts a scope whose instructions have ids from `first_id` on. Ids that
   // start again lower (the next module) wipe the table for real.
   void Begin(uint32_t first_id) {
+    queued_ = 0;  // flushed by the parser at the end of each scope
     if (first_id < base_) {
       std::fill(slots_.begin(), slots_.end(), Slot{});
       recent_.fill(Slot{});
@@ -53,6 +54,7 @@ class ScopeNameTable {
     size_t slots = slots_.size();
     while ((count + 1) * 4 > slots * 3 && (slots * 2) * sizeof(Slot) <= max_bytes) slots *= 2;
     if (slots == slots_.size()) return;
+    queued_ = 0;
     slots_.assign(slots, Slot{});
     recent_.fill(Slot{});
     base_ = 0;
@@ -60,7 +62,8 @@ class ScopeNameTable {
   }
 
   // Grows the table now so that the next `count` inserts do not, which
-  // makes them undoable (UndoInsert).
+  // makes them undoable (UndoInsert). No insert may be queued
+  // (FlushQueue).
   void MakeRoomFor(size_t count) {
     while ((size_ + count + 1) * 4 > slots_.size() * 3) Grow();
   }
@@ -95,6 +98,10 @@ class ScopeNameTable {
   uint32_t FindHashedIf(uint32_t hash, const HasName& has_name) const {
     const Slot& r = recent_[RecentIndex(hash)];
     if (Live(r) && r.hash == hash && has_name(r.stored - 1)) return r.stored - 1;
+    for (size_t k = 0; k < queued_; ++k) {
+      const Slot& q = queue_[(queue_head_ + k) & (kQueued - 1)];
+      if (q.hash == hash && has_name(q.stored - 1)) return q.stored - 1;
+    }
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
@@ -125,9 +132,55 @@ class ScopeNameTable {
     }
   }
 
+  // An insert that found its name taken: `id`, the later definition, and
+  // `existing`, the earlier.
+  struct Clash {
+    uint32_t id = kNotFound;
+    uint32_t existing = kNotFound;
+    explicit operator bool() const { return id != kNotFound; }
+  };
+
+  // Inserts `id` under `hash` or, in a table too large for the cache,
+  // queues the insert: the slot, prefetched when the name was read, is then
+  // written kQueued inserts later, when it has arrived (waiting for it at
+  // once cost the parse of a 1 GB file ~100 ms). Lookups see queued names.
+  // Returns the clash of the insert made now (this one, or the oldest
+  // queued one, which this one pushes out); `same_name(a, b)` tells whether
+  // ids a and b have the same name. A parser that queues calls FlushQueue
+  // at the end of the scope and before reporting any other error, so that
+  // a clash is reported where an insert at once would have found it.
+  template <typename SameName>
+  Clash InsertOrQueue(uint32_t hash, uint32_t id, const SameName& same_name) {
+    const Slot fresh{id + 1, hash};
+    if (slots_.size() < kQueueMinSlots) return InsertNow(fresh, same_name, /*recent=*/true);
+    recent_[RecentIndex(hash)] = fresh;
+    if (queued_ < kQueued) {
+      queue_[(queue_head_ + queued_++) & (kQueued - 1)] = fresh;
+      return {};
+    }
+    const Slot oldest = queue_[queue_head_];
+    queue_[queue_head_] = fresh;
+    queue_head_ = (queue_head_ + 1) & (kQueued - 1);
+    return InsertNow(oldest, same_name, /*recent=*/false);
+  }
+
+  // Makes the queued inserts, oldest first; returns the first clash.
+  template <typename SameName>
+  Clash FlushQueue(const SameName& same_name) {
+    Clash first;
+    for (; queued_ > 0; --queued_) {
+      const Slot oldest = queue_[queue_head_];
+      queue_head_ = (queue_head_ + 1) & (kQueued - 1);
+      const Clash clash = InsertNow(oldest, same_name, /*recent=*/false);
+      if (clash && !first) first = clash;
+    }
+    return first;
+  }
+
   // Gives back the memory of a table grown large (before the rules run, so
   // a big computation's table does not stay); empties a small one.
   void Release() {
+    queued_ = 0;
     if (slots_.size() > kKeptSlots) {
       SlotVector(64).swap(slots_);
     } else {
@@ -152,6 +205,28 @@ class ScopeNameTable {
 
   bool Live(const Slot& s) const { return s.stored > base_; }
 
+  template <typename SameName>
+  Clash InsertNow(Slot fresh, const SameName& same_name, bool recent) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = fresh.hash & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (!Live(s)) {
+        s = fresh;
+        if (recent) recent_[RecentIndex(fresh.hash)] = fresh;
+        ++size_;
+        return {};
+      }
+      if (s.hash == fresh.hash && same_name(s.stored - 1, fresh.stored - 1)) {
+        return {fresh.stored - 1, s.stored - 1};
+      }
+    }
+  }
+
+  // Tables from this size on (512 KB) queue their inserts (InsertOrQueue).
+  static constexpr size_t kQueueMinSlots = size_t{1} << 16;
+  static constexpr size_t kQueued = 16;  // a power of two
+
   void Grow() {
     SlotVector old = std::move(slots_);
     slots_.assign(old.size() * 2, Slot{});
@@ -169,6 +244,10 @@ class ScopeNameTable {
   std::array<Slot, kRecent> recent_{};
   size_t size_ = 0;
   uint32_t base_ = 0;  // entries with smaller ids belong to earlier scopes
+  // Queued inserts (InsertOrQueue), oldest at queue_head_.
+  std::array<Slot, kQueued> queue_{};
+  size_t queue_head_ = 0;
+  size_t queued_ = 0;
 };
 
 }  // namespace hlolint

@@ -67,6 +67,9 @@ class ValueParser {
   // --- tokens ---
   TokKind Lex(uint64_t skip_mask = 0) { return lexer_.Lex(skip_mask); }
   bool Error(uint32_t offset, std::string message);
+  // Drops the error reported so far, for one found later that comes first
+  // in the text (a name clash of a queued insert, ModuleParser).
+  void ForgetError() { error_.reset(); }
   bool TokenError(std::string message);
   bool ParseToken(TokKind kind, std::string_view message, uint64_t skip_mask = 0);
   bool EatIfPresent(TokKind want) {

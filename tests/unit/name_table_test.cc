@@ -131,6 +131,53 @@ TEST_CASE("ScopeNameTable reserved for a large scope", "[name-table]") {
   for (uint32_t id = 0; id < 9000; id += 11) CHECK(big.Find(id) == id);
 }
 
+// A table too large for the cache queues its inserts: queued names are
+// found at once, and a name defined twice is reported when its insert is
+// made (pushed out of the queue, or flushed), with the earlier id.
+TEST_CASE("ScopeNameTable queues the inserts of a large table", "[name-table]") {
+  const std::vector<std::string> names = Names(2000);
+  std::vector<uint32_t> name_of(2000);  // instruction id -> index in names
+  for (uint32_t id = 0; id < name_of.size(); ++id) name_of[id] = id;
+  auto same_name = [&](uint32_t a, uint32_t b) { return name_of[a] == name_of[b]; };
+  auto find = [&](uint32_t name_index, const ScopeNameTable& table) {
+    const std::string_view name = names[name_index];
+    return table.FindHashedIf(NameHashOf(name), [&](uint32_t id) { return names[name_of[id]] == name; });
+  };
+  auto insert = [&](uint32_t id, ScopeNameTable& table) {
+    return table.InsertOrQueue(NameHashOf(names[name_of[id]]), id, same_name);
+  };
+
+  ScopeNameTable table;
+  table.Reserve(60000, 1u << 20);  // 131,072 slots: queues
+  table.Begin(0);
+  for (uint32_t id = 0; id < 1000; ++id) CHECK_FALSE(insert(id, table));
+  for (uint32_t id = 0; id < 1000; ++id) CHECK(find(id, table) == id);  // the last 16 queued
+  CHECK(find(1500, table) == ScopeNameTable::kNotFound);
+
+  name_of[1000] = 10;  // defined again
+  CHECK_FALSE(insert(1000, table));  // queued
+  for (uint32_t id = 1001; id < 1016; ++id) CHECK_FALSE(insert(id, table));
+  const ScopeNameTable::Clash pushed_out = insert(1016, table);
+  CHECK(pushed_out.id == 1000);
+  CHECK(pushed_out.existing == 10);
+
+  name_of[1020] = 1017;  // both still queued
+  for (uint32_t id = 1017; id <= 1021; ++id) CHECK_FALSE(insert(id, table));
+  const ScopeNameTable::Clash flushed = table.FlushQueue(same_name);
+  CHECK(flushed.id == 1020);
+  CHECK(flushed.existing == 1017);
+  CHECK_FALSE(table.FlushQueue(same_name));  // nothing left
+
+  // A small table inserts at once.
+  ScopeNameTable small;
+  small.Begin(0);
+  for (uint32_t id = 1100; id < 1110; ++id) CHECK_FALSE(insert(id, small));
+  name_of[1110] = 1100;
+  const ScopeNameTable::Clash at_once = insert(1110, small);
+  CHECK(at_once.id == 1110);
+  CHECK(at_once.existing == 1100);
+}
+
 // The two-thread parse inserts the other half's names and, on finding one
 // defined on both sides, undoes them: the table must be as before.
 TEST_CASE("ScopeNameTable undoes the inserts made after MakeRoomFor", "[name-table]") {
