@@ -198,6 +198,7 @@ void ModuleParser::BeginModule(uint32_t begin_offset) {
   shapes_ = &builder_->shapes();
   error_.reset();
   error_note_.reset();
+  stopped_at_.reset();
   depth_ = 0;
   depth_exceeded_ = false;
   scope_depth_ = 0;
@@ -238,6 +239,10 @@ ParsedModule ModuleParser::ParseNextModule() {
   out.instruction_count = static_cast<uint32_t>(module_->instruction_count());
   out.computation_count = static_cast<uint32_t>(module_->computation_count());
   out.merged_fragments = merged_fragments_;
+  if (!ok && stopped_at_) {
+    out.instruction_count = stopped_at_->first;
+    out.computation_count = stopped_at_->second;
+  }
   if (!ok) {
     out.error = error_ ? error_ : ParseError{lexer_.offset(), "syntax error"};
     out.error_note = error_note_;
@@ -1362,14 +1367,26 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   if (!(instr.flags & Instruction::kAnonymous)) {
     const ScopeNameTable::Clash clash = scopes_[scope_depth_ - 1].InsertOrQueue(
         static_cast<uint32_t>(name_hash), id, SameName());
-    if (clash) return NameClashError(clash);
+    if (clash) return NameClashError(scope_depth_ - 1, clash);
   }
   return true;
 }
 
-bool ModuleParser::NameClashError(ScopeNameTable::Clash clash) {
+bool ModuleParser::NameClashError(size_t scope, ScopeNameTable::Clash clash) {
   const auto& instrs = builder_->instructions();
   const Instruction& later = instrs[clash.id];
+  // An insert made at once would have stopped the parse right after
+  // instruction clash.id, before the instructions and computations parsed
+  // since (whose text starts at the scope's next instruction, if any).
+  const std::vector<InstrId>& order = scope_order_[scope];
+  uint32_t next_offset = UINT32_MAX;
+  for (size_t k = order.size(); k-- > 0 && order[k] != clash.id;) {
+    next_offset = instrs[order[k]].name_offset;
+  }
+  const auto& comps = builder_->computations();
+  size_t comp_count = comps.size();
+  while (comp_count > 0 && comps[comp_count - 1].begin_offset > next_offset) --comp_count;
+  stopped_at_.emplace(clash.id + 1, static_cast<uint32_t>(comp_count));
   error_note_ = ParseError{instrs[clash.existing].name_offset, "instruction previously defined here"};
   return Error(later.name_offset,
                StrCat("instruction already exists: ",
@@ -1378,14 +1395,14 @@ bool ModuleParser::NameClashError(ScopeNameTable::Clash clash) {
 
 bool ModuleParser::FlushNames(size_t scope) {
   const ScopeNameTable::Clash clash = scopes_[scope].FlushQueue(SameName());
-  return !clash || NameClashError(clash);
+  return !clash || NameClashError(scope, clash);
 }
 
 bool ModuleParser::FailWithQueuedClash(size_t scope) {
   const ScopeNameTable::Clash clash = scopes_[scope].FlushQueue(SameName());
   if (clash) {
     ForgetError();
-    NameClashError(clash);
+    NameClashError(scope, clash);
   }
   return false;
 }

@@ -475,8 +475,11 @@ class ModuleParser : public ValueParser {
              BytesEqual(file_.data() + x.name_offset, file_.data() + y.name_offset, size);
     };
   }
-  // Reports a name defined twice in one scope.
-  bool NameClashError(ScopeNameTable::Clash clash);
+  // Reports a name defined twice in scope `scope`.
+  bool NameClashError(size_t scope, ScopeNameTable::Clash clash);
+  // After a name clash: the instruction and computation counts of the
+  // module as the parse would have left them had it stopped there.
+  std::optional<std::pair<uint32_t, uint32_t>> stopped_at_;
   // Makes the queued inserts of scope `scope`; false (and the error) if a
   // name was defined twice.
   bool FlushNames(size_t scope);

@@ -85,6 +85,28 @@ TEST_CASE("a name defined twice in a large computation is reported at the second
     CHECK(f.message == "instruction already exists: x100");
     CHECK(f.note_at == Line(100) + ":3");
   }
+  SECTION("the module's counts stop at the second definition") {
+    // Parsed further than that before the clash is found: an instruction
+    // with an inline computation, then an error.
+    const auto parsed = parse_testing::ParseAny(Entry([](int i) {
+      if (i == 35000) return std::string("  x100 = f32[] add(x34998, x34985)");
+      if (i == 35002) {
+        return std::string(
+            "  x35002 = f32[] reduce(x35001, x34999), dimensions={}, to_apply={\n"
+            "    a = f32[] parameter(0)\n    b = f32[] parameter(1)\n"
+            "    ROOT sum = f32[] add(a, b)\n  }");
+      }
+      if (i == 35004) return std::string("  x35004 = f32[] negate(nope)");
+      return std::string();
+    }));
+    REQUIRE(parsed.modules.size() == 1);
+    const ParsedModule& module = parsed.modules[0];
+    REQUIRE(module.error);
+    CHECK(parsed.At(module.error->offset) == Line(35000) + ":3");
+    CHECK(module.error->message == "instruction already exists: x100");
+    CHECK(module.instruction_count == 35001);  // p and x1..x35000
+    CHECK(module.computation_count == 1);
+  }
   SECTION("an error before the second definition comes first") {
     const Failure f = ParseFailure(Entry([](int i) {
       if (i == 35000) return std::string("  x35000 = f32[] negate(nope)");
