@@ -100,7 +100,7 @@ class VerifyNamesRule : public Rule {
       std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
       for_each_key([&](InstrId, uint64_t key) { spread[next[key >> shift]++] = key; });
       for (size_t p = 0; p + 1 < starts.size(); ++p) {
-        const std::span<const uint64_t> part(&spread[starts[p]], starts[p + 1] - starts[p]);
+        const std::span<const uint64_t> part(spread.get() + starts[p], starts[p + 1] - starts[p]);
         auto each = [&](auto&& fn) { for (uint64_t key : part) fn(key); };
         AppendShared(part.size(), each, &filter, &keys);
       }

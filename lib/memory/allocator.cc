@@ -1,4 +1,5 @@
 #include "memory/allocator.h"
+#include "memory/random_access_allocator.h"
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -7,11 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <string_view>
 
 namespace hlolint {
 
@@ -30,12 +29,11 @@ std::atomic<uintptr_t> heap_advised_to{0};
 std::atomic<HugePages> huge_pages{HugePages::kAuto};
 
 HugePages FromEnvironment() {
-  const char* value = std::getenv("HLOLINT_HUGE_PAGES");
-  if (value == nullptr) return HugePages::kAuto;
-  const std::string_view v(value);
-  if (v == "on" || v == "1") return HugePages::kOn;
-  if (v == "off" || v == "0") return HugePages::kOff;
-  return HugePages::kAuto;  // anything else: decided as if unset
+  switch (HugePagesFromEnvironment()) {
+    case 1: return HugePages::kOn;
+    case 0: return HugePages::kOff;
+    default: return HugePages::kAuto;  // unset or anything else: decided here
+  }
 }
 
 HugePages Resolve(HugePages choice) {

@@ -7,13 +7,17 @@
 
 namespace hlolint {
 
+int HugePagesFromEnvironment() {
+  const char* value = std::getenv("HLOLINT_HUGE_PAGES");
+  if (value == nullptr) return -1;
+  const std::string_view v(value);
+  if (v == "on" || v == "1") return 1;
+  if (v == "off" || v == "0") return 0;
+  return -1;
+}
+
 bool RandomAccessHugePages() {
-  static const bool enabled = [] {
-    const char* value = std::getenv("HLOLINT_HUGE_PAGES");
-    if (value == nullptr) return true;
-    const std::string_view v(value);
-    return v != "off" && v != "0";
-  }();
+  static const bool enabled = HugePagesFromEnvironment() != 0;
   return enabled;
 }
 

@@ -15,8 +15,12 @@
 
 namespace hlolint {
 
+// HLOLINT_HUGE_PAGES as set: 1 for `on` (or `1`), 0 for `off` (or `0`),
+// -1 for anything else or unset (memory/allocator.h decides then).
+int HugePagesFromEnvironment();
+
 // Whether big random-access blocks are asked for in huge pages: unless
-// HLOLINT_HUGE_PAGES says `off` (or `0`).
+// HLOLINT_HUGE_PAGES says `off`.
 bool RandomAccessHugePages();
 
 // A block of `bytes` (at least kRandomAccessHugeBytes), and its release.

@@ -467,12 +467,9 @@ class ModuleParser : public ValueParser {
   // queued inserts), compared as NamedAs does.
   auto SameName() const {
     return [this](uint32_t a, uint32_t b) {
-      const Instruction& x = builder_->instructions()[a];
-      const Instruction& y = builder_->instructions()[b];
-      const uint32_t size = module_->NameSize(x);
-      return builder_->name_hashes()[a] == builder_->name_hashes()[b] &&
-             module_->NameSize(y) == size &&
-             BytesEqual(file_.data() + x.name_offset, file_.data() + y.name_offset, size);
+      const Instruction& named = builder_->instructions()[b];
+      return NamedAs(module_->text(named.name_offset, module_->NameSize(named)),
+                     builder_->name_hashes()[b])(a);
     };
   }
   // Reports a name defined twice in scope `scope`.

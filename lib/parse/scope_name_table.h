@@ -115,21 +115,8 @@ class ScopeNameTable {
   // the scope's first id.
   template <typename HasName>
   uint32_t InsertHashedIf(uint32_t hash, uint32_t id, const HasName& has_name) {
-    if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (!Live(s)) {
-        // Both stores from one value: reading `s` back after its two
-        // 4-byte stores would stall on store forwarding.
-        const Slot fresh{id + 1, hash};
-        s = fresh;
-        recent_[RecentIndex(hash)] = fresh;
-        ++size_;
-        return id;
-      }
-      if (s.hash == hash && has_name(s.stored - 1)) return s.stored - 1;
-    }
+    const Clash clash = InsertNow({id + 1, hash}, has_name, /*recent=*/true);
+    return clash ? clash.existing : id;
   }
 
   // An insert that found its name taken: `id`, the later definition, and
@@ -152,7 +139,9 @@ class ScopeNameTable {
   template <typename SameName>
   Clash InsertOrQueue(uint32_t hash, uint32_t id, const SameName& same_name) {
     const Slot fresh{id + 1, hash};
-    if (slots_.size() < kQueueMinSlots) return InsertNow(fresh, same_name, /*recent=*/true);
+    if (slots_.size() < kQueueMinSlots) {
+      return InsertNow(fresh, NamedAsId(same_name, id), /*recent=*/true);
+    }
     recent_[RecentIndex(hash)] = fresh;
     if (queued_ < kQueued) {
       queue_[(queue_head_ + queued_++) & (kQueued - 1)] = fresh;
@@ -161,7 +150,7 @@ class ScopeNameTable {
     const Slot oldest = queue_[queue_head_];
     queue_[queue_head_] = fresh;
     queue_head_ = (queue_head_ + 1) & (kQueued - 1);
-    return InsertNow(oldest, same_name, /*recent=*/false);
+    return InsertNow(oldest, NamedAsId(same_name, oldest.stored - 1), /*recent=*/false);
   }
 
   // Makes the queued inserts, oldest first; returns the first clash.
@@ -171,7 +160,8 @@ class ScopeNameTable {
     for (; queued_ > 0; --queued_) {
       const Slot oldest = queue_[queue_head_];
       queue_head_ = (queue_head_ + 1) & (kQueued - 1);
-      const Clash clash = InsertNow(oldest, same_name, /*recent=*/false);
+      const Clash clash =
+          InsertNow(oldest, NamedAsId(same_name, oldest.stored - 1), /*recent=*/false);
       if (clash && !first) first = clash;
     }
     return first;
@@ -205,21 +195,29 @@ class ScopeNameTable {
 
   bool Live(const Slot& s) const { return s.stored > base_; }
 
+  // Whether a candidate id has the name of `id`.
   template <typename SameName>
-  Clash InsertNow(Slot fresh, const SameName& same_name, bool recent) {
+  static auto NamedAsId(const SameName& same_name, uint32_t id) {
+    return [&same_name, id](uint32_t candidate) { return same_name(candidate, id); };
+  }
+
+  // Inserts `fresh` unless a live entry with its hash passes `has_name`
+  // (then returns the clash), into recent_ too if `recent`.
+  template <typename HasName>
+  Clash InsertNow(Slot fresh, const HasName& has_name, bool recent) {
     if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
     const size_t mask = slots_.size() - 1;
     for (size_t i = fresh.hash & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (!Live(s)) {
+        // One 8-byte store: reading `s` back after two 4-byte stores would
+        // stall on store forwarding.
         s = fresh;
         if (recent) recent_[RecentIndex(fresh.hash)] = fresh;
         ++size_;
         return {};
       }
-      if (s.hash == fresh.hash && same_name(s.stored - 1, fresh.stored - 1)) {
-        return {fresh.stored - 1, s.stored - 1};
-      }
+      if (s.hash == fresh.hash && has_name(s.stored - 1)) return {fresh.stored - 1, s.stored - 1};
     }
   }
 
