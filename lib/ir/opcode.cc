@@ -75,4 +75,57 @@ bool IsElementwiseOpcode(Opcode opcode) {
          opcode == Opcode::kSelect || opcode == Opcode::kClamp;
 }
 
+namespace {
+
+int ParsedOperandCountOf(Opcode op) {
+  switch (op) {
+    case Opcode::kIota: case Opcode::kReplicaId: case Opcode::kPartitionId:
+    case Opcode::kRngGetAndUpdateState:
+      return 0;
+    case Opcode::kAdd: case Opcode::kDivide: case Opcode::kMultiply: case Opcode::kSubtract:
+    case Opcode::kAtan2: case Opcode::kComplex: case Opcode::kMaximum: case Opcode::kMinimum:
+    case Opcode::kMulhi: case Opcode::kPower: case Opcode::kRemainder: case Opcode::kAnd:
+    case Opcode::kOr: case Opcode::kXor: case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical:
+    case Opcode::kStochasticConvert: case Opcode::kAddDependency: case Opcode::kSend:
+    case Opcode::kTriangularSolve: case Opcode::kCompare: case Opcode::kPad:
+    case Opcode::kGather: case Opcode::kOutfeed: case Opcode::kSetDimensionSize:
+      return 2;
+    case Opcode::kClamp: case Opcode::kSelect: case Opcode::kBatchNormTraining:
+    case Opcode::kSelectAndScatter:
+      return 3;
+    case Opcode::kBatchNormInference: case Opcode::kBatchNormGrad:
+      return 5;
+    case Opcode::kConvolution:
+      return 2;
+    default:
+      break;
+  }
+  if (IsElementwiseUnary(op)) return 1;
+  switch (op) {
+    case Opcode::kAllGatherDone: case Opcode::kAllReduceDone: case Opcode::kBitcast:
+    case Opcode::kCollectivePermuteDone: case Opcode::kCopyDone:
+    case Opcode::kOptimizationBarrier: case Opcode::kCopyStart: case Opcode::kReshape:
+    case Opcode::kRecv: case Opcode::kRecvDone: case Opcode::kSendDone:
+    case Opcode::kGetTupleElement: case Opcode::kWhile: case Opcode::kFft:
+    case Opcode::kCholesky: case Opcode::kBroadcast: case Opcode::kReverse:
+    case Opcode::kTranspose: case Opcode::kSlice: case Opcode::kInfeed:
+    case Opcode::kReducePrecision: case Opcode::kDomain: case Opcode::kGetDimensionSize:
+    case Opcode::kTopK: case Opcode::kRngBitGenerator: case Opcode::kShuffle:
+      return 1;
+    default:
+      return -1;
+  }
+}
+
+}  // namespace
+
+const std::array<int8_t, kOpcodeCount + 1> kParsedOperandCounts = [] {
+  std::array<int8_t, kOpcodeCount + 1> counts{};
+  for (int i = 0; i <= kOpcodeCount; ++i) {
+    counts[i] = static_cast<int8_t>(ParsedOperandCountOf(static_cast<Opcode>(i)));
+  }
+  return counts;
+}();
+
 }  // namespace hlolint

@@ -1,6 +1,7 @@
 // HLO opcodes, mirroring XLA's HLO_OPCODE_LIST (xla/hlo/ir/hlo_opcode.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -160,6 +161,15 @@ std::string_view OpcodeName(Opcode opcode);
 std::optional<Opcode> OpcodeFromName(std::string_view name);
 // Fixed operand count, or -1 for variadic opcodes.
 int OpcodeArity(Opcode opcode);
+// The operand count the text's grammar fixes for the opcode, which the
+// parser enforces right after the operand list (XLA's ParseOperands(...,
+// expected_size)); -1 when not fixed there. A parsed module has no
+// instruction whose count differs from it.
+// (From a table: the parser asks it of every instruction.)
+extern const std::array<int8_t, kOpcodeCount + 1> kParsedOperandCounts;
+inline int ParsedOperandCount(Opcode opcode) {
+  return kParsedOperandCounts[static_cast<size_t>(opcode)];
+}
 
 // Element-wise opcodes, as HloInstruction::IsElementwiseImpl for instructions
 // without special cases (fusions and dynamic ops are handled by callers).

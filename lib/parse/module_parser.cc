@@ -45,59 +45,6 @@ bool CanInferShape(Opcode op) {
   }
 }
 
-// Operand count the parser itself enforces right after the operand list
-// (XLA's ParseOperands(..., expected_size)); -1 when not fixed there.
-int ParserOperandCountOf(Opcode op) {
-  switch (op) {
-    case Opcode::kIota: case Opcode::kReplicaId: case Opcode::kPartitionId:
-    case Opcode::kRngGetAndUpdateState:
-      return 0;
-    case Opcode::kAdd: case Opcode::kDivide: case Opcode::kMultiply: case Opcode::kSubtract:
-    case Opcode::kAtan2: case Opcode::kComplex: case Opcode::kMaximum: case Opcode::kMinimum:
-    case Opcode::kMulhi: case Opcode::kPower: case Opcode::kRemainder: case Opcode::kAnd:
-    case Opcode::kOr: case Opcode::kXor: case Opcode::kShiftLeft:
-    case Opcode::kShiftRightArithmetic: case Opcode::kShiftRightLogical:
-    case Opcode::kStochasticConvert: case Opcode::kAddDependency: case Opcode::kSend:
-    case Opcode::kTriangularSolve: case Opcode::kCompare: case Opcode::kPad:
-    case Opcode::kGather: case Opcode::kOutfeed: case Opcode::kSetDimensionSize:
-      return 2;
-    case Opcode::kClamp: case Opcode::kSelect: case Opcode::kBatchNormTraining:
-    case Opcode::kSelectAndScatter:
-      return 3;
-    case Opcode::kBatchNormInference: case Opcode::kBatchNormGrad:
-      return 5;
-    case Opcode::kConvolution:
-      return 2;
-    default:
-      break;
-  }
-  if (IsElementwiseUnary(op)) return 1;
-  switch (op) {
-    case Opcode::kAllGatherDone: case Opcode::kAllReduceDone: case Opcode::kBitcast:
-    case Opcode::kCollectivePermuteDone: case Opcode::kCopyDone:
-    case Opcode::kOptimizationBarrier: case Opcode::kCopyStart: case Opcode::kReshape:
-    case Opcode::kRecv: case Opcode::kRecvDone: case Opcode::kSendDone:
-    case Opcode::kGetTupleElement: case Opcode::kWhile: case Opcode::kFft:
-    case Opcode::kCholesky: case Opcode::kBroadcast: case Opcode::kReverse:
-    case Opcode::kTranspose: case Opcode::kSlice: case Opcode::kInfeed:
-    case Opcode::kReducePrecision: case Opcode::kDomain: case Opcode::kGetDimensionSize:
-    case Opcode::kTopK: case Opcode::kRngBitGenerator: case Opcode::kShuffle:
-      return 1;
-    default:
-      return -1;
-  }
-}
-
-// ParserOperandCountOf by opcode, looked up once per instruction.
-const std::array<int8_t, kOpcodeCount + 1> kParserOperandCounts = [] {
-  std::array<int8_t, kOpcodeCount + 1> counts{};
-  for (int i = 0; i <= kOpcodeCount; ++i) {
-    counts[i] = static_cast<int8_t>(ParserOperandCountOf(static_cast<Opcode>(i)));
-  }
-  return counts;
-}();
-
-int ParserOperandCount(Opcode op) { return kParserOperandCounts[static_cast<size_t>(op)]; }
 
 // Names XLA's NameUniquer would change: element type names (except tuple)
 // and a `__` prefix not reserved as `__xla_`. ("buffer" became a type name
@@ -1231,7 +1178,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   // Operands (or the parameter number / literal).
   at.operands = fast ? head.operands_offset : lexer_.offset();
   if (fast && head.operands_read) {
-    int expected = ParserOperandCount(opcode);
+    int expected = ParsedOperandCount(opcode);
     if (expected >= 0 && static_cast<int>(s.operands.size()) != expected) {
       return Error(at.operands, StrCat("expects ", expected, " operands, but has ",
                                        s.operands.size(), " operands"));
@@ -1266,7 +1213,7 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
     if (!ParseToken(TokKind::kRparen, "expects ')' after constant literal")) return false;
   } else {
     if (!ParseOperands(computation, &s.operands, &s.operand_offsets)) return false;
-    int expected = ParserOperandCount(opcode);
+    int expected = ParsedOperandCount(opcode);
     if (expected >= 0 && static_cast<int>(s.operands.size()) != expected) {
       return Error(at.operands, StrCat("expects ", expected, " operands, but has ",
                                        s.operands.size(), " operands"));

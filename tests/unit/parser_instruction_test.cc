@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "parse_helpers.h"
+#include "util/strings.h"
 
 namespace hlolint::parse_testing {
 namespace {
@@ -372,6 +373,28 @@ ENTRY e {
   ROOT b = f32[] negate(a), control-predecessors={}
 })",
                     "4:51", "expects a instruction name");
+}
+
+// verify-operand-count leaves these opcodes to the parser
+// (ParsedOperandCount): one operand too many is an error right after the
+// operand list, whatever the opcode.
+TEST_CASE("instruction: the grammar's operand counts are enforced for every opcode") {
+  int checked = 0;
+  for (int o = 0; o < kOpcodeCount; ++o) {
+    const auto op = static_cast<Opcode>(o);
+    const int want = ParsedOperandCount(op);
+    if (want < 0) continue;
+    std::string operands = "a";
+    for (int k = 0; k < want; ++k) operands += ", a";
+    const std::string text = StrCat("HloModule m\nENTRY e {\n  a = f32[4] parameter(0)\n",
+                                    "  ROOT r = f32[4] ", OpcodeName(op), "(", operands, ")\n}\n");
+    INFO(text);
+    const Failure failure = ParseFailure(text);
+    CHECK(failure.at == StrCat("4:", 19 + OpcodeName(op).size()));
+    CHECK(failure.message == StrCat("expects ", want, " operands, but has ", want + 1, " operands"));
+    ++checked;
+  }
+  CHECK(checked > 80);
 }
 
 TEST_CASE("instruction: shape inference for omitted shapes") {
