@@ -5,7 +5,7 @@
 // (HloInputOutputAliasConfig::Verify, HloBufferDonorConfig::Verify).
 #include "absl/container/flat_hash_set.h"
 #include "analysis/call_attributes.h"
-#include "analysis/opcode_index.h"
+#include "analysis/attribute_index.h"
 #include "analysis/shape_inference.h"
 #include "analysis/verify_signatures.h"
 #include "parse/attributes.h"
@@ -40,10 +40,11 @@ class VerifyAliasConfigRule : public Rule {
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
     TextReleaser released(m.source(), m.begin_offset());  // read in text order
-    const std::vector<InstrId> callers = ctx.analyses().Get<OpcodeIndex>().Collect(
-        {Opcode::kAsyncStart, Opcode::kCustomCall, Opcode::kFusion});
-    for (InstrId id : callers) {
-      if (m.FindAttribute(id, AttrName::kOutputToOperandAliasing) == nullptr) continue;
+    // The instructions with the attribute, in id order: looking for it in
+    // every fusion's and custom call's attributes read ~1 million records at
+    // 1 GB.
+    for (InstrId id :
+         ctx.analyses().Get<AttributeIndex>().With(AttrName::kOutputToOperandAliasing)) {
       released.Advance(m.instr(id).name_offset);
       const Instruction& in = m.instr(id);
       if (in.opcode == Opcode::kAsyncStart && !in.has(Instruction::kAsyncSugar)) {
