@@ -111,6 +111,11 @@ class InPlacePairs {
     return {this, pairs_.data() + r.begin, r.count};
   }
   bool IsInPlace(InstrId id) const { return in_place_.Find(id) != SparseIdIndex::kNone; }
+  // Whether pred(id) holds for some instruction with pairs (in id order).
+  template <typename Pred>
+  bool AnyInPlace(const Pred& pred) const {
+    return in_place_.Any(pred);
+  }
   // The pair of `id` whose output index is `output_index`, if any.
   std::optional<InPlacePair> PairForOutput(InstrId id, const ShapeIndex& output_index) const;
 
