@@ -14,8 +14,6 @@
 
 #include <chrono>
 #include <cstddef>
-#include <cstdio>
-#include <string>
 #include <thread>
 
 #include "CLI/CLI.hpp"

@@ -72,12 +72,11 @@ class VerifyScheduleRule : public Rule {
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
     if (!m.is_scheduled()) return;
-    // HloSchedule::Verify's other check, that each sequence defines every
-    // operand and control predecessor before its use, holds for any parsed
-    // module: the sequence is the text order, and the parser rejects a use
-    // before the definition ("instruction does not exist"). Checked again
-    // here, it read every instruction's lists (15-20 ms at 1 GB) to find
-    // nothing.
+    // HloSchedule::Verify's order check (each sequence defines every operand
+    // and control predecessor before its use) holds for any parsed module:
+    // the sequence is the text order, and the parser rejects a use before
+    // the definition ("instruction does not exist"). Checked again here, it
+    // read every instruction's lists (15-20 ms at 1 GB) to find nothing.
     if (m.entry() == kNoId || !HasSendRecv(ctx)) return;
     Dfa dfa;
     std::vector<uint8_t> visiting(m.computation_count(), 0);

@@ -90,14 +90,13 @@ int ParsedOperandCountOf(Opcode op) {
     case Opcode::kStochasticConvert: case Opcode::kAddDependency: case Opcode::kSend:
     case Opcode::kTriangularSolve: case Opcode::kCompare: case Opcode::kPad:
     case Opcode::kGather: case Opcode::kOutfeed: case Opcode::kSetDimensionSize:
+    case Opcode::kConvolution:
       return 2;
     case Opcode::kClamp: case Opcode::kSelect: case Opcode::kBatchNormTraining:
     case Opcode::kSelectAndScatter:
       return 3;
     case Opcode::kBatchNormInference: case Opcode::kBatchNormGrad:
       return 5;
-    case Opcode::kConvolution:
-      return 2;
     default:
       break;
   }

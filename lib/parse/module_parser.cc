@@ -45,7 +45,6 @@ bool CanInferShape(Opcode op) {
   }
 }
 
-
 // Names XLA's NameUniquer would change: element type names (except tuple)
 // and a `__` prefix not reserved as `__xla_`. ("buffer" became a type name
 // after the XLA versions hlolint follows, so it stays a valid name.)
