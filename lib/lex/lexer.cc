@@ -12,6 +12,7 @@
 
 #include "fmt/format.h"
 #include "lex/byte_scan.h"
+#include "source/source_file.h"
 
 namespace hlolint {
 namespace {
@@ -243,9 +244,21 @@ TokKind Lexer::Error(LexError error) {
   return TokKind::kError;
 }
 
+void Lexer::NoteMarkers(const char* begin, const char* end) {
+  constexpr std::string_view kMarker = SourceFile::kSuppressionMarker;
+  const std::string_view comment(begin, static_cast<size_t>(end - begin));
+  for (size_t at = comment.find(kMarker); at != std::string_view::npos;
+       at = comment.find(kMarker, at + 1)) {
+    // A comment lexed again (after a Reset back) is noted once.
+    const auto offset = static_cast<uint32_t>(begin - buf_ + static_cast<ptrdiff_t>(at));
+    if (markers_->empty() || offset > markers_->back()) markers_->push_back(offset);
+  }
+}
+
 bool Lexer::SkipBlockComment() {
   // cur_ points after "/*".
   const char* p = cur_;
+  const char* const body = cur_;
   while (true) {
     const void* found = std::memchr(p, '*', static_cast<size_t>(end_ - p));
     const char* star = found ? static_cast<const char*>(found) : end_;
@@ -258,6 +271,7 @@ bool Lexer::SkipBlockComment() {
     if (found == nullptr) return false;
     p = star + 1;
     if (*p == '/') {
+      if (markers_ != nullptr) NoteMarkers(body, star);
       cur_ = p + 1;
       return true;
     }
@@ -270,6 +284,7 @@ bool Lexer::SkipLineComment() {
   const char* p = cur_;
   while (*p != '\n' && *p != '\r' && *p != '\0') ++p;
   cur_ = p;
+  if (markers_ != nullptr) NoteMarkers(start, p);
   // A split marker: the line holds only `// -----` (leading blanks allowed).
   const char* line_start = start - 2;
   while (line_start > buf_ && (line_start[-1] == ' ' || line_start[-1] == '\t')) --line_start;

@@ -93,7 +93,25 @@ void ModuleParser::GrowScratch(size_t level) {
 // Driver
 
 ModuleParser::ModuleParser(const SourceFile& file, uint32_t start, const ParseLimits& limits)
-    : ValueParser(file, start, nullptr, limits) {}
+    : ValueParser(file, start, nullptr, limits) {
+  lexer_.CollectSuppressionMarkers(&lexed_markers_.markers);
+  RestartMarkers(start);
+}
+
+void ModuleParser::HandOverMarkers(uint32_t to) {
+  lexed_markers_.searched_to = std::max(lexed_markers_.searched_to, to);
+  if (fragment_) return;  // the first thread takes a fragment's at the merge
+  file_.AdoptMarkers(markers_from_, lexed_markers_);
+  std::vector<uint32_t>& noted = lexed_markers_.markers;
+  noted.erase(noted.begin(), std::lower_bound(noted.begin(), noted.end(), lexed_markers_.searched_to));
+  markers_from_ = lexed_markers_.searched_to;
+}
+
+void ModuleParser::RestartMarkers(uint32_t at) {
+  lexed_markers_.markers.clear();
+  lexed_markers_.searched_to = at;
+  markers_from_ = at;
+}
 
 bool ModuleParser::SkipSeparators() {
   while (kind() == TokKind::kSplitMarker) Lex();
@@ -104,6 +122,13 @@ void ModuleParser::SkipToNextModule(uint32_t error_offset) {
   const char* data = file_.data();
   const uint32_t size = file_.size();
   uint32_t pos = std::min(error_offset, size);
+  // The text skipped is not lexed: the file searches it for markers.
+  HandOverMarkers(std::min(pos, lexer_.offset()));
+  auto resume_at = [this](uint32_t at) {
+    lexer_.Reset(at);
+    RestartMarkers(at);
+    Lex();
+  };
   // Start at the line after the error.
   while (pos < size && data[pos] != '\n') ++pos;
   while (pos < size) {
@@ -111,8 +136,7 @@ void ModuleParser::SkipToNextModule(uint32_t error_offset) {
     const uint32_t line = pos;
     if (size - line >= 10 && std::memcmp(data + line, "HloModule", 9) == 0 &&
         (data[line + 9] == ' ' || data[line + 9] == '\t')) {
-      lexer_.Reset(line);
-      Lex();
+      resume_at(line);
       return;
     }
     uint32_t p = line;
@@ -124,8 +148,7 @@ void ModuleParser::SkipToNextModule(uint32_t error_offset) {
         uint32_t r = q + 5;
         while (r < size && (data[r] == ' ' || data[r] == '\t' || data[r] == '\r')) ++r;
         if (r >= size || data[r] == '\n') {
-          lexer_.Reset(line);
-          Lex();
+          resume_at(line);
           return;
         }
       }
@@ -134,8 +157,7 @@ void ModuleParser::SkipToNextModule(uint32_t error_offset) {
     if (nl == nullptr) break;
     pos = static_cast<uint32_t>(static_cast<const char*>(nl) - data);
   }
-  lexer_.Reset(size);
-  Lex();
+  resume_at(size);
 }
 
 void ModuleParser::BeginModule(uint32_t begin_offset) {
@@ -278,6 +300,7 @@ bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
            kind() != TokKind::kSplitMarker);
   parallel_ = nullptr;
   parallel.reset();  // chunks not merged were not this module's
+  HandOverMarkers(lexer_.offset());
   parsed_text_->ReleaseTo(lexer_.offset());
   auto& comps = builder_->computations();
   if (entry == kNoId) {
@@ -604,7 +627,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
     // A large file's text streams from memory, and the hardware prefetcher
     // stops at every 4 KB page: a few lines ahead are asked for here.
     if (prefetch_text_) PrefetchText();
-    if (parsed_text_) parsed_text_->Advance(lexer_.offset());
+    if (parsed_text_) AdvanceParsedText();
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
       return Error(lexer_.offset(), "parse cancelled");
     }
@@ -1799,7 +1822,7 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
       // text again without reading it.
       const uint32_t end = lexer_.previous_end();
       if (limits_.fast_paths && end > start && end - start <= kRememberedShardingLimit &&
-          file_.data()[end - 1] == '}') {
+          file_.data()[end - 1] == '}' && !HoldsSlash(start, end)) {
         last_sharding_.assign(file_.data() + start, end - start);
         last_sharding_depth_ = depth_;
       }
@@ -1889,7 +1912,7 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
       const uint32_t end = lexer_.previous_end();
       const char close = end > start ? file_.data()[end - 1] : '\0';
       if (limits_.fast_paths && (close == ']' || close == '}' || close == ')') &&
-          end - start <= kRememberedReplicaGroupsLimit) {
+          end - start <= kRememberedReplicaGroupsLimit && !HoldsSlash(start, end)) {
         recent_replica_groups_[next_replica_groups_slot_].assign(file_.data() + start, end - start);
         next_replica_groups_slot_ = (next_replica_groups_slot_ + 1) % kRecentReplicaGroups;
       }

@@ -288,7 +288,31 @@ class ModuleParser : public ValueParser {
   uint32_t fragment_end_ = 0;  // the token after the fragment
   uint32_t fragment_stop_ = 0;  // where the fragment's chunk ends; 0: the file's end
   uint32_t merged_fragments_ = 0;  // in this module
-  SuppressionMarkerSink fragment_markers_;
+  // The suppression markers in the comments the lexer skipped
+  // (Lexer::CollectSuppressionMarkers) from markers_from_ on, until the
+  // file takes them: a fragment's at its merge, the first thread's before
+  // the text they are in is released, at the end of each module and
+  // before a jump over text not lexed. The file never searches lexed text.
+  SuppressionMarkerSink lexed_markers_;
+  uint32_t markers_from_ = 0;
+  // Every marker in a comment before `to` has been noted: the first thread
+  // hands them to the file; a fragment keeps them for its merge.
+  void HandOverMarkers(uint32_t to);
+  // The lexer jumps to `at` over text it does not lex (what was noted past
+  // the last hand-over is dropped); the file searches that text itself.
+  void RestartMarkers(uint32_t at);
+  // Advances parsed_text_ to the lexer, handing the markers over first when
+  // text is to be released.
+  void AdvanceParsedText() {
+    if (parsed_text_->Due(lexer_.offset())) {
+      HandOverMarkers(lexer_.offset());
+      parsed_text_->Advance(lexer_.offset());
+    }
+  }
+  // Whether file text [begin, end) holds a '/', which may start a comment.
+  bool HoldsSlash(uint32_t begin, uint32_t end) const {
+    return std::memchr(file_.data() + begin, '/', end - begin) != nullptr;
+  }
   // A continuation fragment: its stubs in creation order, and its ROOT.
   bool continuation_ = false;
   std::vector<InstrId> stubs_;  // sorted

@@ -340,7 +340,7 @@ bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel, uint32_t stop)
   fragment_stop_ = stop;
   cancel_ = &cancel;
   ReserveFor((stop != 0 ? stop : file_.size()) - lexer_.offset());
-  parsed_text_.emplace(file_, lexer_.offset(), &fragment_markers_);
+  parsed_text_.emplace(file_, lexer_.offset(), &lexed_markers_);
   CompId entry = kNoId;
   do {
     if (stop != 0 && lexer_.offset() >= stop) {
@@ -356,6 +356,7 @@ bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel, uint32_t stop)
   builder_->FinishUsers();  // merged as they are (TakeFragment)
   fragment_entry_ = entry;
   fragment_end_ = lexer_.offset();
+  HandOverMarkers(fragment_end_);  // kept for the merge
   return true;
 }
 
@@ -365,7 +366,7 @@ bool ModuleParser::ParseContinuation(const std::atomic<bool>& cancel, uint32_t s
   continuation_ = true;
   cancel_ = &cancel;
   ReserveFor((stop != 0 ? stop : file_.size()) - lexer_.offset());
-  parsed_text_.emplace(file_, lexer_.offset(), &fragment_markers_);
+  parsed_text_.emplace(file_, lexer_.offset(), &lexed_markers_);
   // Computation 0 stands for the one continued; it is never finished here.
   builder_->computations().emplace_back();
   EnsureScopeStorage(0);
@@ -379,7 +380,7 @@ bool ModuleParser::ParseContinuation(const std::atomic<bool>& cancel, uint32_t s
       break;
     }
     if (!ParseInstruction(0, &root, &root_offset)) return false;
-    parsed_text_->Advance(lexer_.offset());
+    AdvanceParsedText();
     if (cancel.load(std::memory_order_relaxed)) return false;
   }
   // A clash fails the fragment: the first thread parses it and reports it.
@@ -388,6 +389,7 @@ bool ModuleParser::ParseContinuation(const std::atomic<bool>& cancel, uint32_t s
   continuation_root_ = root;
   continuation_root_offset_ = root_offset;
   fragment_end_ = lexer_.offset();
+  HandOverMarkers(fragment_end_);  // kept for the merge
   return true;
 }
 
@@ -608,8 +610,10 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   }
 
   if (half.fragment_entry_ != kNoId) *entry = half.fragment_entry_ + comp_base;
-  file_.AdoptMarkers(lexer_.offset(), half.fragment_markers_);
+  HandOverMarkers(lexer_.offset());
+  file_.AdoptMarkers(lexer_.offset(), half.lexed_markers_);
   lexer_.Reset(half.fragment_end_);
+  RestartMarkers(half.fragment_end_);
   Lex();
   ++merged_fragments_;
   return true;
@@ -756,8 +760,10 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     *root_offset = half.continuation_root_offset_;
   }
 
-  file_.AdoptMarkers(lexer_.offset(), half.fragment_markers_);
+  HandOverMarkers(lexer_.offset());
+  file_.AdoptMarkers(lexer_.offset(), half.lexed_markers_);
   lexer_.Reset(half.fragment_end_);
+  RestartMarkers(half.fragment_end_);
   Lex();
   ++merged_fragments_;
   return true;

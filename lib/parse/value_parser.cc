@@ -228,7 +228,11 @@ bool ValueParser::ParseShape(ShapeId* out) {
     return true;
   }
   if (!ParseShapeImpl(out)) return false;
-  if (lexer_.previous_end() == end) shape_cache_->Insert(text, *out);
+  // A text with a comment in it is not taken again unread: the lexer notes
+  // the suppression markers of the comments it skips.
+  if (lexer_.previous_end() == end && text.find('/') == std::string_view::npos) {
+    shape_cache_->Insert(text, *out);
+  }
   return true;
 }
 

@@ -349,7 +349,7 @@ void SourceFile::AdoptMarkers(uint32_t from, const SuppressionMarkerSink& sink) 
   // Whatever was searched meanwhile (beyond `from`) is in the list already.
   const uint32_t searched = markers_searched_to_.load(std::memory_order_relaxed);
   for (uint32_t at : sink.markers) {
-    if (at >= searched) markers_.push_back(at);
+    if (at >= searched && at < sink.searched_to) markers_.push_back(at);
   }
   markers_searched_to_.store(std::max(searched, sink.searched_to), std::memory_order_release);
 }

@@ -121,21 +121,25 @@ class SourceFile {
 
   // Where a suppression comment's directive starts (`// hlolint: ...`).
   static constexpr std::string_view kSuppressionMarker = "hlolint:";
-  // Offsets of every kSuppressionMarker in the text, in order. A large file
-  // is searched range by range as TextReleaser releases it, while the pages
-  // are still resident and warm from the reader (the parser), so finding the
-  // suppressions after the rules maps no page of the file back in. The
-  // search goes front to back from where it stopped, whoever released what:
-  // text released before it was searched is read again here, never skipped.
-  // Safe while other threads' TextReleasers release text; the list is final
-  // once this returns.
+  // Offsets of the kSuppressionMarkers in the text, in order: every one in
+  // a comment, and in text no parser lexed (the parser's lexer notes those
+  // of the comments it skips and hands them over, AdoptMarkers; a marker
+  // inside a string or a JSON dict is no comment's), every one at all. The
+  // text not lexed is searched range by range as a TextReleaser releases it,
+  // while the pages are still resident, so finding the suppressions after
+  // the rules maps no page of the file back in. The search goes front to
+  // back from where it stopped, whoever released what: text released
+  // before it was searched is read again here, never skipped. Safe while
+  // other threads' TextReleasers release text; the list is final once this
+  // returns.
   const std::vector<uint32_t>& SuppressionMarkers() const;
   // Appends to `out` the offsets of the markers that start in [begin, end),
   // changing nothing here: for a reader on another thread than the file's
   // own (see SuppressionMarkerSink).
   void FindMarkers(uint32_t begin, uint32_t end, std::vector<uint32_t>* out) const;
-  // Takes the markers another thread's reader found from `from` on (its
-  // sink), once this file's own search has reached `from`.
+  // Takes the markers a reader found in [from, sink.searched_to) (its sink:
+  // a lexer's, or another thread's reader's), once this file's own search
+  // has reached `from`; the file's search goes on from sink.searched_to.
   void AdoptMarkers(uint32_t from, const SuppressionMarkerSink& sink) const;
 
  private:
@@ -170,11 +174,12 @@ class SourceFile {
   mutable std::vector<uint32_t> markers_;
 };
 
-// Where a TextReleaser that reads ahead of the file's own search (the
-// parser's second thread, on the second half of a module) puts the
-// suppression markers of the text it releases: the file's list grows front
-// to back, so searching there would search the text in between too.
-// SourceFile::AdoptMarkers takes them afterwards.
+// Suppression markers a reader found before the file's own list takes them
+// (SourceFile::AdoptMarkers): those a parser's lexer noted in comments, and
+// those a TextReleaser that reads ahead of the file's own search (the
+// parser's second thread, on the second half of a module) found in the text
+// it releases: the file's list grows front to back, so searching there
+// would search the text in between too.
 struct SuppressionMarkerSink {
   std::vector<uint32_t> markers;
   uint32_t searched_to = 0;  // markers before this offset are in `markers`
@@ -209,8 +214,10 @@ class TextReleaser {
   }
   // The reader has reached `offset`.
   void Advance(uint32_t offset) {
-    if (offset >= next_) Release(offset);
+    if (Due(offset)) Release(offset);
   }
+  // Whether Advance(offset) would release text (and search it first).
+  bool Due(uint32_t offset) const { return offset >= next_; }
   // Releases everything behind the reader up to `offset` (no margin).
   void ReleaseTo(uint32_t offset);
 
