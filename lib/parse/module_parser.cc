@@ -1822,7 +1822,7 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
       // text again without reading it.
       const uint32_t end = lexer_.previous_end();
       if (limits_.fast_paths && end > start && end - start <= kRememberedShardingLimit &&
-          file_.data()[end - 1] == '}' && !HoldsSlash(start, end)) {
+          file_.data()[end - 1] == '}' && !HoldsMarker(start, end)) {
         last_sharding_.assign(file_.data() + start, end - start);
         last_sharding_depth_ = depth_;
       }
@@ -1912,7 +1912,7 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
       const uint32_t end = lexer_.previous_end();
       const char close = end > start ? file_.data()[end - 1] : '\0';
       if (limits_.fast_paths && (close == ']' || close == '}' || close == ')') &&
-          end - start <= kRememberedReplicaGroupsLimit && !HoldsSlash(start, end)) {
+          end - start <= kRememberedReplicaGroupsLimit && !HoldsMarker(start, end)) {
         recent_replica_groups_[next_replica_groups_slot_].assign(file_.data() + start, end - start);
         next_replica_groups_slot_ = (next_replica_groups_slot_ + 1) % kRecentReplicaGroups;
       }

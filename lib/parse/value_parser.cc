@@ -228,9 +228,9 @@ bool ValueParser::ParseShape(ShapeId* out) {
     return true;
   }
   if (!ParseShapeImpl(out)) return false;
-  // A text with a comment in it is not taken again unread: the lexer notes
-  // the suppression markers of the comments it skips.
-  if (lexer_.previous_end() == end && text.find('/') == std::string_view::npos) {
+  // A text with a suppression marker is not taken again unread: the lexer
+  // notes those of the comments it skips (the same text holds the same).
+  if (lexer_.previous_end() == end && text.find(SourceFile::kSuppressionMarker) == text.npos) {
     shape_cache_->Insert(text, *out);
   }
   return true;
