@@ -9,6 +9,10 @@
 #include <cerrno>
 #include <cstring>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "source/mapped_text_guard.h"
@@ -239,40 +243,98 @@ SourceFile::~SourceFile() {
   if (release_fd_ >= 0) ::close(release_fd_);
 }
 
-void SourceFile::BuildLineIndex() const {
-  std::call_once(line_index_once_, [this] {
-    line_starts_.push_back(0);
-    const char* p = data_;
-    const char* end = data_ + size_;
-    TextReleaser released(*this);  // the scan need not keep a large file resident
-    while (p < end) {
-      const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
-      if (nl == nullptr) break;
-      p = static_cast<const char*>(nl) + 1;
-      line_starts_.push_back(static_cast<uint32_t>(p - data_));
-      released.Advance(static_cast<uint32_t>(p - data_));
+namespace {
+
+// Newlines in [p, end), 16 bytes at a time: each compare leaves -1 in a
+// byte lane per newline, summed in the lanes for up to 255 steps.
+size_t CountNewlines(const char* p, const char* end) {
+  size_t count = 0;
+#ifdef __SSE2__
+  const __m128i newline = _mm_set1_epi8('\n');
+  while (end - p >= 16) {
+    __m128i lanes = _mm_setzero_si128();
+    const size_t steps = std::min<size_t>(255, static_cast<size_t>(end - p) / 16);
+    for (size_t k = 0; k < steps; ++k, p += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v, newline));
     }
-  });
+    const __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
+    count += static_cast<size_t>(_mm_cvtsi128_si32(sums)) +
+             static_cast<size_t>(_mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums)));
+  }
+#endif
+  for (; p < end; ++p) count += *p == '\n';
+  return count;
+}
+
+}  // namespace
+
+void SourceFile::CountLinesThrough(size_t offset) const {
+  const size_t wanted = std::min(offset, size_) >> kLineBlockBits;
+  if (block_newlines_.size() > wanted) return;
+  size_t begin = (block_newlines_.size() - 1) << kLineBlockBits;
+  // The scan need not keep a large file resident.
+  TextReleaser released(*this, static_cast<uint32_t>(begin));
+  while (block_newlines_.size() <= wanted) {
+    const size_t end = begin + (size_t{1} << kLineBlockBits);
+    block_newlines_.push_back(block_newlines_.back() +
+                              static_cast<uint32_t>(CountNewlines(data_ + begin, data_ + end)));
+    begin = end;
+    released.Advance(static_cast<uint32_t>(begin));
+  }
+}
+
+size_t SourceFile::AfterNewline(uint32_t k) const {
+  // Blocks are counted until one holds the kth newline, or the text ends.
+  while (block_newlines_.back() < k && (block_newlines_.size() << kLineBlockBits) <= size_) {
+    CountLinesThrough(block_newlines_.size() << kLineBlockBits);
+  }
+  // The last block with fewer than k newlines before it.
+  const size_t block = static_cast<size_t>(std::lower_bound(block_newlines_.begin(),
+                                                            block_newlines_.end(), k) -
+                                           block_newlines_.begin()) -
+                       1;
+  const char* p = data_ + (block << kLineBlockBits);
+  const char* const end = data_ + size_;
+  for (uint32_t left = k - block_newlines_[block];; ++p) {
+    p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    if (p == nullptr) return size_ + 1;
+    if (--left == 0) return static_cast<size_t>(p - data_) + 1;
+  }
 }
 
 LineCol SourceFile::Locate(uint32_t offset) const {
-  BuildLineIndex();
   if (offset > size_) offset = static_cast<uint32_t>(size_);
-  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-  uint32_t line_index = static_cast<uint32_t>(it - line_starts_.begin()) - 1;
-  return {line_index + 1, offset - line_starts_[line_index] + 1};
+  size_t newlines;
+  {
+    std::lock_guard<std::mutex> lock(lines_mutex_);
+    CountLinesThrough(offset);
+    const size_t block = offset >> kLineBlockBits;
+    newlines = block_newlines_[block] + CountNewlines(data_ + (block << kLineBlockBits), data_ + offset);
+  }
+  const void* last = offset == 0 ? nullptr : ::memrchr(data_, '\n', offset);
+  const size_t line_start = last == nullptr ? 0 : static_cast<const char*>(last) - data_ + 1;
+  return {static_cast<uint32_t>(newlines + 1), static_cast<uint32_t>(offset - line_start + 1)};
 }
 
 uint32_t SourceFile::LineCount() const {
-  BuildLineIndex();
-  return static_cast<uint32_t>(line_starts_.size());
+  std::lock_guard<std::mutex> lock(lines_mutex_);
+  CountLinesThrough(size_);
+  const size_t last = size_ >> kLineBlockBits;
+  return block_newlines_[last] +
+         static_cast<uint32_t>(CountNewlines(data_ + (last << kLineBlockBits), data_ + size_)) + 1;
 }
 
 std::string_view SourceFile::Line(uint32_t line) const {
-  BuildLineIndex();
-  if (line == 0 || line > line_starts_.size()) return {};
-  uint32_t begin = line_starts_[line - 1];
-  uint32_t end = line < line_starts_.size() ? line_starts_[line] - 1 : static_cast<uint32_t>(size_);
+  if (line == 0) return {};
+  size_t begin = 0;
+  if (line > 1) {
+    std::lock_guard<std::mutex> lock(lines_mutex_);
+    begin = AfterNewline(line - 1);
+    if (begin > size_) return {};
+  }
+  const void* newline = std::memchr(data_ + begin, '\n', size_ - begin);
+  size_t end = newline == nullptr ? size_ : static_cast<const char*>(newline) - data_;
   if (end > begin && data_[end - 1] == '\r') --end;
   return {data_ + begin, end - begin};
 }

@@ -147,7 +147,13 @@ class SourceFile {
   static absl::StatusOr<std::unique_ptr<SourceFile>> MapLarge(int fd, uint64_t size,
                                                               const std::string& path,
                                                               std::unique_ptr<SourceFile> file);
-  void BuildLineIndex() const;
+  // Counts the newlines of the blocks before the one that holds `offset`
+  // (of all of them for size_), as far as not counted yet. Under
+  // lines_mutex_.
+  void CountLinesThrough(size_t offset) const;
+  // Position after the `k`th newline (k >= 1), or size_ + 1 when the text
+  // has fewer. Under lines_mutex_.
+  size_t AfterNewline(uint32_t k) const;
 
   std::string path_;
   const char* data_ = nullptr;
@@ -161,8 +167,13 @@ class SourceFile {
   int release_fd_ = -1;  // the file, for mapping released text (ReleasePages)
   std::unique_ptr<MappedTextGuard> guard_;  // while the file's pages are mapped
 
-  mutable std::once_flag line_index_once_;
-  mutable std::vector<uint32_t> line_starts_;
+  // Line numbers: the newlines before each block of 2^kLineBlockBits bytes,
+  // counted only as far as a position was asked for (a finding early in a
+  // large file reads no further), without an entry per line (7.7 million
+  // at 1 GB). Within a block, newlines are counted when asked.
+  static constexpr int kLineBlockBits = 12;
+  mutable std::mutex lines_mutex_;
+  mutable std::vector<uint32_t> block_newlines_{0};  // [b]: before block b
 
   friend class TextReleaser;
   // Finds the markers that start before `end` and were not searched yet.

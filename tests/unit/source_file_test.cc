@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -36,6 +37,66 @@ void CheckText(const SourceFile& file, const std::string& text) {
   REQUIRE(file.size() == text.size());
   CHECK(file.text() == text);
   for (size_t i = 0; i < kSentinelBytes; ++i) CHECK(file.data()[text.size() + i] == '\0');
+}
+
+// Line numbers the slow way: every line start.
+struct NaiveLines {
+  std::vector<uint32_t> starts{0};
+  explicit NaiveLines(const std::string& text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') starts.push_back(static_cast<uint32_t>(i + 1));
+    }
+  }
+  LineCol Locate(uint32_t offset) const {
+    const auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+    const auto line = static_cast<uint32_t>(it - starts.begin());
+    return {line, offset - starts[line - 1] + 1};
+  }
+};
+
+TEST_CASE("Positions agree with every line start, asked in any order, across the counted blocks") {
+  // Lines of every length from empty to longer than a counting block
+  // (4 KB), '\r\n' ends, a run of newlines, and no newline at the end.
+  std::string text;
+  for (int i = 0; text.size() < 70000; ++i) {
+    text += std::string(static_cast<size_t>((i * 7919) % 5000), static_cast<char>('a' + i % 26));
+    text += i % 11 == 0 ? "\r\n" : "\n";
+    if (i % 97 == 0) text += "\n\n\n";
+  }
+  text += "last line";
+  const NaiveLines naive(text);
+  // Far offsets first, then near ones: the counted blocks grow as needed.
+  std::vector<uint32_t> offsets = {static_cast<uint32_t>(text.size()), 69000, 5, 0, 4095, 4096, 4097};
+  for (uint32_t at = 0; at <= text.size(); at += 997) offsets.push_back(at);
+  for (uint32_t start : naive.starts) {
+    offsets.push_back(start);
+    if (start > 0) offsets.push_back(start - 1);  // the newline itself
+  }
+  auto file = SourceFile::FromString("lines.hlo", text);
+  for (uint32_t offset : offsets) {
+    INFO("offset " << offset);
+    const LineCol want = naive.Locate(offset);
+    const LineCol got = file->Locate(offset);
+    CHECK(got.line == want.line);
+    CHECK(got.column == want.column);
+  }
+  CHECK(file->Locate(static_cast<uint32_t>(text.size()) + 10).line == naive.starts.size());
+  // Lines asked of a fresh file, from the last back to the first.
+  auto lines = SourceFile::FromString("lines.hlo", text);
+  const auto count = static_cast<uint32_t>(naive.starts.size());
+  for (uint32_t line = count; line >= 1; --line) {
+    const uint32_t begin = naive.starts[line - 1];
+    size_t end = line < count ? naive.starts[line] - 1 : text.size();
+    if (end > begin && text[end - 1] == '\r') --end;
+    INFO("line " << line);
+    CHECK(lines->Line(line) == std::string_view(text).substr(begin, end - begin));
+  }
+  CHECK(lines->Line(0).empty());
+  CHECK(lines->Line(count + 1).empty());
+  CHECK(lines->LineCount() == count);
+  CHECK(SourceFile::FromString("empty.hlo", "")->LineCount() == 1);
+  CHECK(SourceFile::FromString("empty.hlo", "")->Locate(0).line == 1);
+  CHECK(SourceFile::FromString("nl.hlo", "\n")->LineCount() == 2);
 }
 
 TEST_CASE("SourceFile reads small files into a reused buffer") {
