@@ -94,37 +94,12 @@ bool IsLayoutOnlyBlocker(Opcode opcode) {
 // ---------------------------------------------------------------- InPlacePairs
 
 InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
-    : m_(module),
-      call_attributes_(analyses.Get<CallAttributes>()) {
-  // Every candidate now, in id order, so the little text still read here
-  // (an all-reduce-start's backend_config) is read in text order and
-  // released behind. Computed on first use, the pairs were read in whatever
-  // order rules asked, and the text of a large file stayed resident (+0.43x
-  // the input's size in peak RSS at 200 MB, when the aliasing was read here).
-  TextReleaser released(m_.source(), m_.begin_offset());
+    : m_(module), call_attributes_(analyses.Get<CallAttributes>()) {
   const std::vector<InstrId> candidates = analyses.Get<OpcodeIndex>().Collect(&MayBeInPlace);
   candidate_slots_ = SparseIdIndex(m_.instruction_count());
   for (InstrId id : candidates) candidate_slots_.Add(id);
-  range_of_.assign(candidates.size(), Range{});
-  state_.assign(candidates.size(), 0);
-  // Most candidates have one pair: grown by doubling, the array of a large
-  // module would touch about twice its size in fresh pages.
-  pairs_.reserve(candidates.size());
-  for (uint32_t slot = 0; slot < candidates.size(); ++slot) {
-    released.Advance(m_.instr(candidates[slot]).name_offset);
-    Compute(candidates[slot], slot);
-  }
-  in_place_ = SparseIdIndex(m_.instruction_count());
-  for (size_t slot = 0; slot < candidates.size(); ++slot) {
-    if (range_of_[slot].count == 0) continue;
-    in_place_.Add(candidates[slot]);
-    ranges_.push_back(range_of_[slot]);
-  }
-  candidate_slots_ = SparseIdIndex();
-  decltype(index_codes_)().swap(index_codes_);  // the codes are given
-  std::vector<Range>().swap(range_of_);
-  std::vector<uint8_t>().swap(state_);
-  scratch_.clear();
+  state_ = std::make_unique<std::atomic<uint8_t>[]>(candidates.size());  // kNotComputed
+  range_of_ = std::make_unique_for_overwrite<Range[]>(candidates.size());  // written when kDone
 }
 
 std::optional<InPlacePair> InPlacePairs::PairForOutput(InstrId id,
@@ -135,11 +110,12 @@ std::optional<InPlacePair> InPlacePairs::PairForOutput(InstrId id,
   return std::nullopt;
 }
 
-uint32_t InPlacePairs::PackIndex(const ShapeIndex& index) {
+uint32_t InPlacePairs::PackIndex(const ShapeIndex& index) const {
   if (index.empty()) return 0;
   if (index.size() == 1 && index[0] >= 0 && index[0] < kInternedIndex - 1) {
     return static_cast<uint32_t>(index[0]) + 1;
   }
+  std::lock_guard<std::mutex> lock(interned_mutex_);
   const auto [it, inserted] =
       index_codes_.try_emplace(index, kInternedIndex | static_cast<uint32_t>(interned_indices_.size()));
   if (inserted) interned_indices_.push_back(index);
@@ -149,6 +125,7 @@ uint32_t InPlacePairs::PackIndex(const ShapeIndex& index) {
 ShapeIndex InPlacePairs::UnpackIndex(uint32_t code) const {
   ShapeIndex index;
   if (code & kInternedIndex) {
+    std::lock_guard<std::mutex> lock(interned_mutex_);
     index = interned_indices_[code & ~kInternedIndex];
   } else if (code != 0) {
     index.push_back(code - 1);
@@ -156,16 +133,33 @@ ShapeIndex InPlacePairs::UnpackIndex(uint32_t code) const {
   return index;
 }
 
-InPlacePairs::Range InPlacePairs::ComputedRange(InstrId id) {
+void InPlacePairs::ComputeLocked(InstrId id, uint32_t slot) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Compute(id, slot);
+}
+
+InPlacePairs::Range InPlacePairs::ComputedRange(InstrId id) const {
   if (!MayBeInPlace(m_.opcode(id))) return {};
   const uint32_t slot = candidate_slots_.Find(id);  // every such id is a candidate
   Compute(id, slot);
   return range_of_[slot];
 }
 
-void InPlacePairs::Compute(InstrId id, uint32_t slot) {
-  if (state_[slot] != 0) return;  // done, or a (malformed) cycle: no pairs
-  state_[slot] = 1;
+PackedPair* InPlacePairs::Store(uint32_t count) const {
+  if (count > kBlockPairs) return large_blocks_.emplace_back(new PackedPair[count]).get();
+  if (kBlockPairs - block_used_ < count) {
+    blocks_.push_back(std::make_unique<PackedPair[]>(kBlockPairs));
+    block_used_ = 0;
+  }
+  PackedPair* const at = blocks_.back().get() + block_used_;
+  block_used_ += count;
+  return at;
+}
+
+void InPlacePairs::Compute(InstrId id, uint32_t slot) const {
+  // Done, or a (malformed) cycle: no pairs.
+  if (state_[slot].load(std::memory_order_relaxed) != kNotComputed) return;
+  state_[slot].store(kComputing, std::memory_order_relaxed);
   // One scratch list per nesting level, kept between calls: computing a
   // fusion's pairs may compute another instruction's first.
   if (scratch_.size() <= depth_) scratch_.emplace_back();
@@ -178,11 +172,18 @@ void InPlacePairs::Compute(InstrId id, uint32_t slot) {
     AddDirectPairs(id, pairs);
   }
   --depth_;
-  range_of_[slot] = {static_cast<uint32_t>(pairs_.size()), static_cast<uint32_t>(pairs.size())};
-  for (const InPlacePair& pair : pairs) {
-    pairs_.push_back({pair.operand, PackIndex(pair.operand_index), PackIndex(pair.output_index)});
+  const auto count = static_cast<uint32_t>(pairs.size());
+  Range range{};
+  if (count != 0) {
+    PackedPair* const stored = Store(count);
+    for (uint32_t k = 0; k < count; ++k) {
+      stored[k] = {pairs[k].operand, PackIndex(pairs[k].operand_index),
+                   PackIndex(pairs[k].output_index)};
+    }
+    range = {stored, count};
   }
-  state_[slot] = 2;
+  range_of_[slot] = range;
+  state_[slot].store(kDone, std::memory_order_release);  // publishes the range
 }
 
 // The opcodes Direct can give pairs, and fusion: keep in step with its
@@ -271,7 +272,8 @@ void InPlacePairs::AddDirectPairs(InstrId id, std::vector<InPlacePair>& pairs) c
   }
 }
 
-void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlacePair>& result) {
+void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion,
+                                            std::vector<InPlacePair>& result) const {
   auto called = m_.called(fusion);
   if (called.empty()) return;
   const InstrId root = m_.computation(called[0]).root;
@@ -286,15 +288,13 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlaceP
   auto follow = [&](ValueRef v) {
     return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v));
   };
-  // Pairs are read by position (ComputedRange): computing a nested
-  // fusion's pairs appends to pairs_ and may move it.
 
   ForEachLeaf(m_.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
     const ValueRef source = follow({root, index});
     std::optional<ValueRef> input;
     const Range sources = ComputedRange(source.instr);
     for (uint32_t k = 0; k < sources.count && !input; ++k) {
-      const InPlacePair pair = Unpack(pairs_[sources.begin + k]);
+      const InPlacePair pair = Unpack(sources.first[k]);
       if (pair.output_index != source.index) continue;
       const InstrId operand = OperandOrNone(m_, source.instr, pair.operand);
       if (operand == kNoId) continue;
@@ -304,7 +304,7 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlaceP
         // moves on at a match, and later pairs are matched against it).
         const Range nested = ComputedRange(in.instr);
         for (uint32_t j = 0; j < nested.count; ++j) {
-          const InPlacePair nested_pair = Unpack(pairs_[nested.begin + j]);
+          const InPlacePair nested_pair = Unpack(nested.first[j]);
           if (nested_pair.output_index != in.index) continue;
           const InstrId next = OperandOrNone(m_, in.instr, nested_pair.operand);
           if (next == kNoId) continue;

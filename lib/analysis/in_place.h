@@ -6,9 +6,12 @@
 // XLA's discovery misses.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <iterator>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <utility>
@@ -21,6 +24,10 @@
 #include "util/sparse_id_index.h"
 
 namespace hlolint {
+
+// False for opcodes that never have in-place pairs (Direct's switch, and
+// fusion).
+bool MayBeInPlace(Opcode opcode);
 
 // Operand `operand` at `operand_index` must share its buffer with the output
 // at `output_index`.
@@ -54,9 +61,12 @@ struct PackedPair {
   uint32_t output_index = 0;
 };
 
-// The pair table of every instruction, computed when the analysis is built
-// (in text order, releasing the text behind), in one flat array: rules look
-// pairs up by id all over a large module.
+// The pair table of every instruction, computed for each on first ask:
+// rules ask about few of a large module's million candidates (the unused
+// ones, the roots of fused computations), and computing every one up front
+// took a cache miss or more each (~80 ns at 1 GB). Rules on several threads
+// may ask at once (see Analyses): a table computed is read without a lock,
+// one is computed under mutex_, and its pairs never move.
 class InPlacePairs {
  public:
   InPlacePairs(const Module& module, Analyses& analyses);
@@ -105,27 +115,36 @@ class InPlacePairs {
 
   // GetInPlaceInputOutputPairs(id); empty for instructions that are not in place.
   PairList Get(InstrId id) const {
-    const uint32_t at = in_place_.Find(id);
-    if (at == SparseIdIndex::kNone) return {};
-    const Range& r = ranges_[at];
-    return {this, pairs_.data() + r.begin, r.count};
+    if (!MayBeInPlace(m_.opcode(id))) return {};
+    const uint32_t slot = candidate_slots_.Find(id);  // every such id is a candidate
+    if (state_[slot].load(std::memory_order_acquire) != kDone) ComputeLocked(id, slot);
+    const Range& r = range_of_[slot];
+    return {this, r.first, r.count};
   }
-  bool IsInPlace(InstrId id) const { return in_place_.Find(id) != SparseIdIndex::kNone; }
-  // Whether pred(id) holds for some instruction with pairs (in id order).
+  bool IsInPlace(InstrId id) const { return !Get(id).empty(); }
+  // Whether pred(id) holds for some instruction with pairs (candidates in
+  // id order; pred first, so pairs are computed only where it holds).
   template <typename Pred>
   bool AnyInPlace(const Pred& pred) const {
-    return in_place_.Any(pred);
+    return candidate_slots_.Any([&](InstrId id) { return pred(id) && IsInPlace(id); });
   }
   // The pair of `id` whose output index is `output_index`, if any.
   std::optional<InPlacePair> PairForOutput(InstrId id, const ShapeIndex& output_index) const;
 
  private:
+  // Trivial: the table of a million is not written before it is used.
   struct Range {
-    uint32_t begin = 0;
-    uint32_t count = 0;
+    const PackedPair* first;
+    uint32_t count;
   };
   static constexpr uint32_t kInternedIndex = uint32_t{1} << 31;
-  uint32_t PackIndex(const ShapeIndex& index);
+  // Candidate states: not computed, being computed (a malformed cycle
+  // meets it: no pairs), computed (its range is published).
+  static constexpr uint8_t kNotComputed = 0, kComputing = 1, kDone = 2;
+  // Pairs are stored in blocks of this many (or one of its own, for an
+  // instruction with more), which never move.
+  static constexpr uint32_t kBlockPairs = 4096;
+  uint32_t PackIndex(const ShapeIndex& index) const;
   ShapeIndex UnpackIndex(uint32_t code) const;
   InPlacePair Unpack(const PackedPair& packed) const {
     InPlacePair pair;
@@ -134,34 +153,40 @@ class InPlacePairs {
     pair.output_index = UnpackIndex(packed.output_index);
     return pair;
   }
-  // The pairs of candidate `id` at position `slot` of candidate_slots_.
-  void Compute(InstrId id, uint32_t slot);
-  // Computes `id`'s pairs if need be; their range ({} for an instruction
-  // that cannot be in place).
-  Range ComputedRange(InstrId id);
+  // Takes mutex_ and computes the pairs of candidate `id` at position
+  // `slot` of candidate_slots_, unless another thread did meanwhile.
+  void ComputeLocked(InstrId id, uint32_t slot) const;
+  // Under mutex_: computes the pairs of candidate `id` at `slot` and
+  // publishes their range.
+  void Compute(InstrId id, uint32_t slot) const;
+  // Under mutex_: computes `id`'s pairs if need be; their range ({} for an
+  // instruction that cannot be in place).
+  Range ComputedRange(InstrId id) const;
+  // Under mutex_: room for `count` pairs that no block boundary cuts.
+  PackedPair* Store(uint32_t count) const;
   void AddDirectPairs(InstrId id, std::vector<InPlacePair>& pairs) const;
-  void AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlacePair>& pairs);
+  void AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlacePair>& pairs) const;
 
   const Module& m_;
   const CallAttributes& call_attributes_;
-  std::vector<PackedPair> pairs_;
-  // The indices that are neither {} nor {i}, by code & ~kInternedIndex,
-  // and (while building) their codes.
-  std::vector<ShapeIndex> interned_indices_;
-  absl::flat_hash_map<ShapeIndex, uint32_t> index_codes_;
-  // Once built: the instructions with pairs, and their ranges in pairs_.
-  SparseIdIndex in_place_;
-  std::vector<Range> ranges_;
-  // While building: a range and a state (0 = not computed, 1 = computing,
-  // 2 = done) per candidate, an instruction whose opcode may be in place,
-  // at its position in candidate_slots_. Per instruction instead, they took
-  // 9 bytes each (50 MB at 1 GB), fresh memory unless a freed block
-  // happened to fit them.
+  // Per candidate (an instruction whose opcode may be in place), at its
+  // position in candidate_slots_: a state, and the range once kDone. Per
+  // instruction instead, they took 17 bytes each, fresh memory at 1 GB.
   SparseIdIndex candidate_slots_;
-  std::vector<Range> range_of_;
-  std::vector<uint8_t> state_;
-  std::deque<std::vector<InPlacePair>> scratch_;  // by depth_; deque: no moves
-  size_t depth_ = 0;
+  std::unique_ptr<std::atomic<uint8_t>[]> state_;
+  std::unique_ptr<Range[]> range_of_;
+  // Everything below is under mutex_ (computing), except as noted.
+  mutable std::mutex mutex_;
+  mutable std::vector<std::unique_ptr<PackedPair[]>> blocks_;
+  mutable uint32_t block_used_ = kBlockPairs;  // pairs used in blocks_.back()
+  mutable std::vector<std::unique_ptr<PackedPair[]>> large_blocks_;  // one's own each
+  mutable std::deque<std::vector<InPlacePair>> scratch_;  // by depth_; deque: no moves
+  mutable size_t depth_ = 0;
+  // The indices that are neither {} nor {i}, by code & ~kInternedIndex,
+  // and their codes; under interned_mutex_ (readers unpack them too).
+  mutable std::mutex interned_mutex_;
+  mutable std::deque<ShapeIndex> interned_indices_;
+  mutable absl::flat_hash_map<ShapeIndex, uint32_t> index_codes_;
 };
 
 // One pair of a fusion found by the extended walk.
@@ -212,9 +237,6 @@ class ExtendedFusionPairs {
   std::vector<InstrId> missed_;
 };
 
-// False for opcodes that never have in-place pairs (Direct's switch, and
-// fusion).
-bool MayBeInPlace(Opcode opcode);
 
 // True for the opcodes the extended walk looks through: reshape, transpose, copy.
 bool IsLayoutOnlyBlocker(Opcode opcode);
