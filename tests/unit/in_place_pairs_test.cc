@@ -1,6 +1,10 @@
 // InPlacePairs: the table of XLA's AliasInfo::GetInPlaceInputOutputPairs.
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <thread>
+#include <vector>
+
 #include "analysis/in_place.h"
 #include "in_place_test_util.h"
 
@@ -189,4 +193,88 @@ ENTRY e {
 )");
   CHECK(PairsOf(h, "start") == std::vector<InPlacePair>{Pair(0, {}, {1})});
   CHECK(PairsOf(h, "k") == std::vector<InPlacePair>{Pair(0, {}, {})});
+}
+
+// The table is computed on first ask, by whichever thread asks (rules run in
+// parallel): threads asking about every instruction at once, in different
+// orders, get what one thread gets. Nested fusions make one table's
+// computation compute others; a custom call with more pairs than a storage
+// block, and interned indices, take the other paths of the storage.
+TEST_CASE("in-place pairs: threads asking at once get one thread's pairs") {
+  std::string text = R"(
+HloModule m
+inner {
+  p0 = f32[8]{0} parameter(0)
+  u0 = f32[1]{0} parameter(1)
+  i0 = s32[] parameter(2)
+  ROOT d0 = f32[8]{0} dynamic-update-slice(p0, u0, i0)
+}
+outer {
+  q0 = f32[8]{0} parameter(0)
+  v0 = f32[1]{0} parameter(1)
+  j0 = s32[] parameter(2)
+  f0 = f32[8]{0} fusion(q0, v0, j0), kind=kLoop, calls=inner
+  ROOT t0 = (f32[8]{0}, f32[8]{0}) tuple(f0, q0)
+}
+ENTRY e {
+  a = f32[8]{0} parameter(0)
+  u = f32[1]{0} parameter(1)
+  i = s32[] parameter(2)
+  n = ((f32[4]{0}, f32[4]{0}), f32[4]{0}) parameter(3)
+  cc = ((f32[4]{0}, f32[4]{0}), f32[4]{0}) custom-call(n), custom_call_target="k", output_to_operand_aliasing={{0, 1}: (0, {0, 1}), {1}: (0, {1})}
+)";
+  // 5000 leaves aliased to one operand's: more pairs than a block holds.
+  std::string leaves, aliases;
+  for (int k = 0; k < 5000; ++k) {
+    leaves += std::string(k == 0 ? "" : ", ") + "f32[]";
+    aliases += std::string(k == 0 ? "" : ", ") + "{" + std::to_string(k) + "}: (0, {" +
+               std::to_string(k) + "})";
+  }
+  text += "  big_in = (" + leaves + ") parameter(4)\n";
+  text += "  big = (" + leaves + ") custom-call(big_in), custom_call_target=\"k\", " +
+          "output_to_operand_aliasing={" + aliases + "}\n";
+  std::string roots = "cc, big";
+  for (int k = 0; k < 200; ++k) {
+    const std::string s = std::to_string(k);
+    text += "  o" + s + " = (f32[8]{0}, f32[8]{0}) fusion(a, u, i), kind=kLoop, calls=outer\n";
+    text += "  d" + s + " = f32[8]{0} dynamic-update-slice(a, u, i)\n";
+    roots += ", o" + s + ", d" + s;
+  }
+  text += "  ROOT r = tuple(" + roots + ")\n}\n";
+
+  auto one = ParseHlo(text);
+  const size_t n = one.m().instruction_count();
+  auto describe = [](const InPlacePairs& table, hlolint::InstrId id) {
+    std::string out;
+    for (const InPlacePair& pair : table.Get(id)) {
+      out += std::to_string(pair.operand) + ":" + std::to_string(pair.operand_index.size()) +
+             "/" + std::to_string(pair.output_index.size()) + ";";
+      for (int64_t x : pair.operand_index) out += std::to_string(x) + ",";
+      for (int64_t x : pair.output_index) out += std::to_string(x) + ",";
+    }
+    return out;
+  };
+  std::vector<std::string> expected(n);
+  for (hlolint::InstrId id = 0; id < n; ++id) expected[id] = describe(one.Get<InPlacePairs>(), id);
+  CHECK(PairsOf(one, "big").size() == 5000);
+  CHECK(PairsOf(one, "o7") == std::vector<InPlacePair>{Pair(0, {}, {0})});
+  CHECK(PairsOf(one, "cc") ==
+        std::vector<InPlacePair>{Pair(0, {0, 1}, {0, 1}), Pair(0, {1}, {1})});
+
+  for (int round = 0; round < 5; ++round) {
+    auto many = ParseHlo(text);
+    const InPlacePairs& table = many.Get<InPlacePairs>();
+    std::vector<std::vector<std::string>> seen(4, std::vector<std::string>(n));
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < seen.size(); ++t) {
+      threads.emplace_back([&, t] {
+        for (size_t k = 0; k < n; ++k) {
+          const auto id = static_cast<hlolint::InstrId>(t % 2 == 0 ? k : n - 1 - k);
+          seen[t][id] = describe(table, id);
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (const auto& got : seen) CHECK(got == expected);
+  }
 }
