@@ -133,15 +133,18 @@ ShapeIndex InPlacePairs::UnpackIndex(uint32_t code) const {
   return index;
 }
 
-void InPlacePairs::ComputeLocked(InstrId id, uint32_t slot) const {
+bool InPlacePairs::ComputeLocked(InstrId id, uint32_t slot) const {
   std::lock_guard<std::mutex> lock(mutex_);
   Compute(id, slot);
+  return state_[slot].load(std::memory_order_relaxed) == kDone;
 }
 
 InPlacePairs::Range InPlacePairs::ComputedRange(InstrId id) const {
   if (!MayBeInPlace(m_.opcode(id))) return {};
   const uint32_t slot = candidate_slots_.Find(id);  // every such id is a candidate
   Compute(id, slot);
+  // Still being computed: a (malformed) cycle, no pairs.
+  if (state_[slot].load(std::memory_order_relaxed) != kDone) return {};
   return range_of_[slot];
 }
 
@@ -157,7 +160,7 @@ PackedPair* InPlacePairs::Store(uint32_t count) const {
 }
 
 void InPlacePairs::Compute(InstrId id, uint32_t slot) const {
-  // Done, or a (malformed) cycle: no pairs.
+  // Done, or being computed (a malformed cycle: no pairs, ComputedRange).
   if (state_[slot].load(std::memory_order_relaxed) != kNotComputed) return;
   state_[slot].store(kComputing, std::memory_order_relaxed);
   // One scratch list per nesting level, kept between calls: computing a

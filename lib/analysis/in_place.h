@@ -117,7 +117,9 @@ class InPlacePairs {
   PairList Get(InstrId id) const {
     if (!MayBeInPlace(m_.opcode(id))) return {};
     const uint32_t slot = candidate_slots_.Find(id);  // every such id is a candidate
-    if (state_[slot].load(std::memory_order_acquire) != kDone) ComputeLocked(id, slot);
+    if (state_[slot].load(std::memory_order_acquire) != kDone && !ComputeLocked(id, slot)) {
+      return {};
+    }
     const Range& r = range_of_[slot];
     return {this, r.first, r.count};
   }
@@ -154,8 +156,9 @@ class InPlacePairs {
     return pair;
   }
   // Takes mutex_ and computes the pairs of candidate `id` at position
-  // `slot` of candidate_slots_, unless another thread did meanwhile.
-  void ComputeLocked(InstrId id, uint32_t slot) const;
+  // `slot` of candidate_slots_, unless another thread did meanwhile; false
+  // when they are not there (a computation that threw left them unfinished).
+  bool ComputeLocked(InstrId id, uint32_t slot) const;
   // Under mutex_: computes the pairs of candidate `id` at `slot` and
   // publishes their range.
   void Compute(InstrId id, uint32_t slot) const;
