@@ -1821,9 +1821,10 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
       // Dumps repeat a few shardings: FastAttributeValueEnd takes the same
       // text again without reading it.
       const uint32_t end = lexer_.previous_end();
+      const std::string_view text = file_.text().substr(start, end - start);
       if (limits_.fast_paths && end > start && end - start <= kRememberedShardingLimit &&
-          file_.data()[end - 1] == '}' && !HoldsMarker(start, end)) {
-        last_sharding_.assign(file_.data() + start, end - start);
+          file_.data()[end - 1] == '}' && !HoldsMarker(text)) {
+        last_sharding_.assign(text);
         last_sharding_depth_ = depth_;
       }
       return true;
@@ -1911,9 +1912,10 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
       if (!ParseReplicaGroups(&replica_scratch_, /*expand=*/false)) return false;
       const uint32_t end = lexer_.previous_end();
       const char close = end > start ? file_.data()[end - 1] : '\0';
+      const std::string_view text = file_.text().substr(start, end - start);
       if (limits_.fast_paths && (close == ']' || close == '}' || close == ')') &&
-          end - start <= kRememberedReplicaGroupsLimit && !HoldsMarker(start, end)) {
-        recent_replica_groups_[next_replica_groups_slot_].assign(file_.data() + start, end - start);
+          end - start <= kRememberedReplicaGroupsLimit && !HoldsMarker(text)) {
+        recent_replica_groups_[next_replica_groups_slot_].assign(text);
         next_replica_groups_slot_ = (next_replica_groups_slot_ + 1) % kRecentReplicaGroups;
       }
       return true;

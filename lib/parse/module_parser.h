@@ -309,13 +309,6 @@ class ModuleParser : public ValueParser {
       parsed_text_->Advance(lexer_.offset());
     }
   }
-  // Whether file text [begin, end) holds a suppression marker: such a text
-  // is not taken again unread (the lexer notes the markers of the comments
-  // it skips; the same text elsewhere holds the same).
-  bool HoldsMarker(uint32_t begin, uint32_t end) const {
-    return file_.text().substr(begin, end - begin).find(SourceFile::kSuppressionMarker) !=
-           std::string_view::npos;
-  }
   // A continuation fragment: its stubs in creation order, and its ROOT.
   bool continuation_ = false;
   std::vector<InstrId> stubs_;  // sorted

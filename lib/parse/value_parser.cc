@@ -228,9 +228,7 @@ bool ValueParser::ParseShape(ShapeId* out) {
     return true;
   }
   if (!ParseShapeImpl(out)) return false;
-  // A text with a suppression marker is not taken again unread: the lexer
-  // notes those of the comments it skips (the same text holds the same).
-  if (lexer_.previous_end() == end && text.find(SourceFile::kSuppressionMarker) == text.npos) {
+  if (lexer_.previous_end() == end && !HoldsMarker(text)) {
     shape_cache_->Insert(text, *out);
   }
   return true;
