@@ -269,13 +269,13 @@ size_t CountNewlines(const char* p, const char* end) {
 
 }  // namespace
 
-void SourceFile::CountLinesThrough(size_t offset) const {
+void SourceFile::CountLinesThrough(size_t offset, uint32_t newlines) const {
   const size_t wanted = std::min(offset, size_) >> kLineBlockBits;
-  if (block_newlines_.size() > wanted) return;
+  if (block_newlines_.size() > wanted || block_newlines_.back() >= newlines) return;
   size_t begin = (block_newlines_.size() - 1) << kLineBlockBits;
   // The scan need not keep a large file resident.
   TextReleaser released(*this, static_cast<uint32_t>(begin));
-  while (block_newlines_.size() <= wanted) {
+  while (block_newlines_.size() <= wanted && block_newlines_.back() < newlines) {
     const size_t end = begin + (size_t{1} << kLineBlockBits);
     block_newlines_.push_back(block_newlines_.back() +
                               static_cast<uint32_t>(CountNewlines(data_ + begin, data_ + end)));
@@ -286,9 +286,7 @@ void SourceFile::CountLinesThrough(size_t offset) const {
 
 size_t SourceFile::AfterNewline(uint32_t k) const {
   // Blocks are counted until one holds the kth newline, or the text ends.
-  while (block_newlines_.back() < k && (block_newlines_.size() << kLineBlockBits) <= size_) {
-    CountLinesThrough(block_newlines_.size() << kLineBlockBits);
-  }
+  CountLinesThrough(size_, k);
   // The last block with fewer than k newlines before it.
   const size_t block = static_cast<size_t>(std::lower_bound(block_newlines_.begin(),
                                                             block_newlines_.end(), k) -

@@ -148,9 +148,9 @@ class SourceFile {
                                                               const std::string& path,
                                                               std::unique_ptr<SourceFile> file);
   // Counts the newlines of the blocks before the one that holds `offset`
-  // (of all of them for size_), as far as not counted yet. Under
-  // lines_mutex_.
-  void CountLinesThrough(size_t offset) const;
+  // (of all of them for size_), as far as not counted yet, stopping early
+  // once `newlines` are counted. Under lines_mutex_.
+  void CountLinesThrough(size_t offset, uint32_t newlines = UINT32_MAX) const;
   // Position after the `k`th newline (k >= 1), or size_ + 1 when the text
   // has fewer. Under lines_mutex_.
   size_t AfterNewline(uint32_t k) const;
