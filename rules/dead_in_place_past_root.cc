@@ -4,7 +4,9 @@
 // op and its mutation is lost; if one survives in a scheduled module after
 // ROOT and writes into a buffer the ROOT returns (or an entry parameter the
 // module aliases to an output), it corrupts the computation's result.
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,11 +50,18 @@ class DeadInPlacePastRootRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
+    // Most modules have no unused in-place instruction: the module lists
+    // its unused instructions (reading each candidate's record for its
+    // user count streamed half the records, ~25 ms at 1 GB of HLO), and
+    // pairs are computed only for those.
+    const std::span<const InstrId> unused = m.unused_instructions();
+    if (std::none_of(unused.begin(), unused.end(),
+                     [&](InstrId id) { return MayBeInPlace(m.opcode(id)); })) {
+      return;
+    }
     const InPlacePairs& pairs = ctx.analyses().Get<InPlacePairs>();
-    // Most modules have no unused in-place instruction: each candidate's
-    // user count is looked at first (its record only, not its id lists),
-    // and pairs are computed only for those without users.
-    if (!pairs.AnyInPlace([&](InstrId id) { return m.UserCount(id) == 0 && !m.IsRoot(id); })) {
+    if (std::none_of(unused.begin(), unused.end(),
+                     [&](InstrId id) { return pairs.IsInPlace(id); })) {
       return;
     }
     const RootReachability& reach = ctx.analyses().Get<RootReachability>();

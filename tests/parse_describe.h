@@ -80,6 +80,9 @@ inline std::string DescribeParse(const std::vector<ParsedModule>& modules) {
       }
       out << "\n";
     }
+    out << "unused";
+    for (InstrId id : m.unused_instructions()) out << " " << id;
+    out << "\n";
   }
   return out.str();
 }

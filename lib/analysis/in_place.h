@@ -124,12 +124,6 @@ class InPlacePairs {
     return {this, r.first, r.count};
   }
   bool IsInPlace(InstrId id) const { return !Get(id).empty(); }
-  // Whether pred(id) holds for some instruction with pairs (candidates in
-  // id order; pred first, so pairs are computed only where it holds).
-  template <typename Pred>
-  bool AnyInPlace(const Pred& pred) const {
-    return candidate_slots_.Any([&](InstrId id) { return pred(id) && IsInPlace(id); });
-  }
   // The pair of `id` whose output index is `output_index`, if any.
   std::optional<InPlacePair> PairForOutput(InstrId id, const ShapeIndex& output_index) const;
 
@@ -219,7 +213,10 @@ class ExtendedFusionPairs {
   ExtendedFusionPairs(const Module& module, Analyses& analyses);
 
   std::vector<ExtendedFusionPair> Get(InstrId fusion) const;
-  // Fusion instructions with at least one pair missed by XLA, in id order.
+  // Fusion instructions with at least one pair XLA misses behind a
+  // reshape, transpose or copy (blockers not empty), in id order. (A pair
+  // missed without one, found by following tuples and bitcasts further than
+  // XLA does, is in Get's answer only.)
   const std::vector<InstrId>& fusions_with_missed_pairs() const { return missed_; }
 
  private:
@@ -227,7 +224,8 @@ class ExtendedFusionPairs {
     uint32_t begin = 0;
     uint32_t count = 0;
   };
-  // Appends the pairs of `fusion` to `*out`; true when XLA misses one.
+  // Appends the pairs of `fusion` to `*out`; true when XLA misses one
+  // behind a blocker.
   bool Walk(InstrId fusion, std::vector<ExtendedFusionPair>* out) const;
 
   const Module& m_;

@@ -26,6 +26,7 @@ size_t Module::MemoryBytes() const {
   bytes += opcodes_.capacity() * sizeof(Opcode);
   bytes += attributes_.capacity() * sizeof(Attribute);
   bytes += apart_attribute_names_.capacity() * sizeof(apart_attribute_names_[0]);
+  bytes += unused_.capacity() * sizeof(InstrId);
   bytes += shapes_.size() * (sizeof(Shape) + sizeof(const Shape*) + 64);
   bytes += list_capacity_ * sizeof(uint32_t);
   return bytes;
@@ -244,6 +245,7 @@ void Module::Builder::FinishUsers() {
 void Module::Builder::AdoptFinishedUsers(const Builder& from, InstrId instr_base) {
   m.opcodes_.insert(m.opcodes_.end(), from.m.opcodes_.begin(), from.m.opcodes_.end());
   for (const auto& [id, count] : from.m.more_users_) m.more_users_.emplace_back(id + instr_base, count);
+  for (InstrId id : from.m.unused_) m.unused_.push_back(id + instr_base);
   finished_instructions = static_cast<uint32_t>(m.instructions_.size());
   finished_users = counted_users;
 }
@@ -264,6 +266,7 @@ void Module::Builder::SpreadLists(InstrId first) {
   ids.resize(spread);
   uint32_t* const data = ids.data();
   size_t end = spread;
+  const size_t unused_from = m.unused_.size();
   for (size_t id = instrs.size(); id-- > first;) {
     Instruction& in = instrs[id];
     const uint32_t header = in.HeaderWords();
@@ -282,8 +285,11 @@ void Module::Builder::SpreadLists(InstrId first) {
     for (uint32_t k = lists; k-- > 0;) data[to + k] = data[from + k];
     in.operands_begin = static_cast<uint32_t>(to + header);
     if (in.user_count != Instruction::kLongUsers) in.user_count = 0;
+    // Every computation here is complete: its ROOT is marked.
+    if (users == 0 && !in.is_root()) [[unlikely]] m.unused_.push_back(static_cast<InstrId>(id));
     end = to;
   }
+  std::reverse(m.unused_.begin() + static_cast<std::ptrdiff_t>(unused_from), m.unused_.end());
 }
 
 }  // namespace hlolint

@@ -444,6 +444,10 @@ class Module {
     return nullptr;
   }
   bool IsRoot(InstrId id) const { return instructions_[id].is_root(); }
+  // The instructions without users that are not their computation's ROOT,
+  // in id order: few in most modules, and a rule that looks for them reads
+  // this list instead of every instruction's record (Builder::FinishUsers).
+  std::span<const InstrId> unused_instructions() const { return unused_; }
   // The computation holding the instruction, once the module is built
   // (Builder::BuildParents): a binary search over the runs of consecutive
   // ids, which rules ask for a few instructions only.
@@ -483,6 +487,7 @@ class Module {
   // Users past Instruction::kLongUsers, by instruction id (few: only
   // instructions with that many users), filled by Builder::FinishUsers.
   std::vector<std::pair<InstrId, uint32_t>> more_users_;
+  std::vector<InstrId> unused_;  // unused_instructions()
   uint32_t MoreUsers(InstrId id) const;
   // (index in attributes_, name offset) of those with name_apart, by index.
   std::vector<std::pair<uint32_t, uint32_t>> apart_attribute_names_;
@@ -580,7 +585,8 @@ struct Module::Builder {
   bool AllUsersFinished() const {
     return finished_instructions == m.instructions_.size() && more_uses.empty();
   }
-  // Appends `from`'s opcode array and long user counts (a two-thread
+  // Appends `from`'s opcode array, long user counts and unused
+  // instructions (a two-thread
   // parse's fragment, whose users are finished, its ids shifted by
   // `instr_base`) and marks everything finished.
   void AdoptFinishedUsers(const Builder& from, InstrId instr_base);
@@ -591,7 +597,7 @@ struct Module::Builder {
 
  private:
   // Makes room for the users of instructions [first, end) in their blocks
-  // of ids_, which are the last ones.
+  // of ids_, which are the last ones, and lists those without users.
   void SpreadLists(InstrId first);
 };
 

@@ -40,18 +40,6 @@ class SparseIdIndex {
 
   size_t size() const { return added_; }
 
-  // Whether pred(id) holds for some id added, asked in increasing order
-  // until it does.
-  template <typename Pred>
-  bool Any(const Pred& pred) const {
-    for (size_t w = 0; w < bits_.size(); ++w) {
-      for (uint64_t bits = bits_[w]; bits != 0; bits &= bits - 1) {
-        if (pred(static_cast<uint32_t>(w * 64 + std::countr_zero(bits)))) return true;
-      }
-    }
-    return false;
-  }
-
  private:
   std::vector<uint64_t> bits_;
   std::vector<uint32_t> before_;  // ids added in the words before this one

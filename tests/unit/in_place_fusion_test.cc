@@ -112,6 +112,31 @@ TEST_CASE("fusion pairs: an explicit output_to_operand_aliasing is not missed") 
   CHECK(h.Get<ExtendedFusionPairs>().fusions_with_missed_pairs().empty());
 }
 
+TEST_CASE("fusion pairs: a pair missed without a blocker is not listed as missed") {
+  // XLA follows get-tuple-element once, then bitcasts, and stops at g; the
+  // extended walk alternates and reaches the update, but through nothing a
+  // user could replace: the fusion is not among those with missed pairs.
+  auto h = FusionModule(R"(  d = f32[4,8]{1,0} dynamic-update-slice(p0, u, i, z)
+  t = (f32[4,8]{1,0}) tuple(d)
+  g = f32[4,8]{1,0} get-tuple-element(t), index=0
+  ROOT out = f32[4,8]{1,0} bitcast(g))");
+  CHECK(PairsOf(h, "fu").empty());
+  auto ext = ExtendedOf(h, "fu");
+  REQUIRE(ext.size() == 1);
+  CHECK(ext[0].blockers.empty());
+  CHECK(ext[0].missed_by_xla);
+  CHECK(h.Get<ExtendedFusionPairs>().fusions_with_missed_pairs().empty());
+}
+
+TEST_CASE("fusion pairs: a blocker off the update's path leaves the fusion unlisted") {
+  auto h = FusionModule(R"(  c = f32[4,8]{1,0} copy(p0)
+  n = f32[4,8]{1,0} negate(c)
+  ROOT d = f32[4,8]{1,0} dynamic-update-slice(n, u, i, z))");
+  CHECK(PairsOf(h, "fu").empty());
+  CHECK(ExtendedOf(h, "fu").empty());
+  CHECK(h.Get<ExtendedFusionPairs>().fusions_with_missed_pairs().empty());
+}
+
 TEST_CASE("fusion pairs: non-parameter sources and non-layout ops give no pair") {
   auto h = FusionModule(R"(  n = f32[4,8]{1,0} negate(p0)
   ROOT d = f32[4,8]{1,0} dynamic-update-slice(n, u, i, z))");

@@ -33,6 +33,12 @@ std::vector<std::vector<InstrId>> RecountUsers(const Module& m) {
 
 void CheckUsersMatchRecount(const Module& m) {
   const std::vector<std::vector<InstrId>> expected = RecountUsers(m);
+  std::vector<InstrId> unused;  // no users, not ROOT
+  for (InstrId id = 0; id < m.instruction_count(); ++id) {
+    if (expected[id].empty() && !m.IsRoot(id)) unused.push_back(id);
+  }
+  const auto listed = m.unused_instructions();
+  CHECK(std::vector<InstrId>(listed.begin(), listed.end()) == unused);
   for (InstrId id = 0; id < m.instruction_count(); ++id) {
     INFO("instruction " << std::string(m.name(id)));
     const auto users = m.users(id);
@@ -219,6 +225,9 @@ TEST_CASE("users: laid out computation by computation, long lists in several") {
   const InstrId sum = parsed.Id("s");
   CHECK(Names(m, m.users(parsed.Id("a"))) == StringList{"s"});
   CHECK(m.users(sum).empty());
+  // Unused: every negate but the last of each computation (and three_u0,
+  // which the reduce uses), and the reduce; no ROOT.
+  CHECK(m.unused_instructions().size() == 32999 + 9 + 39998 + 1);
   CheckUsersMatchRecount(m);
 }
 

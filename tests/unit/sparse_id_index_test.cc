@@ -40,24 +40,5 @@ TEST_CASE("SparseIdIndex: empty, and a first id far into the range") {
   CHECK(late.Find(3999) == SparseIdIndex::kNone);
 }
 
-TEST_CASE("SparseIdIndex: Any asks of the ids added, in increasing order, until one passes") {
-  SparseIdIndex index(1000);
-  for (uint32_t id : {3u, 64u, 65u, 500u, 999u}) index.Add(id);
-  std::vector<uint32_t> asked;
-  CHECK(index.Any([&](uint32_t id) {
-    asked.push_back(id);
-    return id >= 500;
-  }));
-  CHECK(asked == std::vector<uint32_t>{3, 64, 65, 500});
-  asked.clear();
-  CHECK_FALSE(index.Any([&](uint32_t id) {
-    asked.push_back(id);
-    return false;
-  }));
-  CHECK(asked == std::vector<uint32_t>{3, 64, 65, 500, 999});
-  CHECK_FALSE(SparseIdIndex(100).Any([](uint32_t) { return true; }));
-  CHECK_FALSE(SparseIdIndex().Any([](uint32_t) { return true; }));
-}
-
 }  // namespace
 }  // namespace hlolint
