@@ -3,6 +3,8 @@
 // (ShapeVerifier::HandleCustomCall/HandleFusion/HandleAsyncStart) and the
 // module's input_output_alias and buffer_donor
 // (HloInputOutputAliasConfig::Verify, HloBufferDonorConfig::Verify).
+#include <vector>
+
 #include "absl/container/flat_hash_set.h"
 #include "analysis/call_attributes.h"
 #include "analysis/attribute_index.h"
@@ -113,8 +115,9 @@ class VerifyAliasConfigRule : public Rule {
     constexpr std::string_view kCheck = "ShapeVerifier::HandleAsyncStart";
     std::span<const CompId> called = m.called(id);
     ProgramShapeView program;
+    std::vector<const Shape*> signature_params;
     if (called.empty() || !m.has_known_shape(id) ||
-        !ctx.analyses().Get<ComputationSignatures>().Get(called[0], &program)) {
+        !ReadSignature(m, called[0], &signature_params, &program)) {
       return;
     }
     const Shape& start = m.shape(id);

@@ -3,6 +3,7 @@
 // wrapped computation (ShapeVerifier::HandleAsyncStart/Update/Done with
 // XLA's late-binding rules, HandleCopyStart/HandleCopyDone).
 #include <initializer_list>
+#include <vector>
 
 #include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
@@ -201,6 +202,7 @@ class VerifyAsyncPairsRule : public Rule {
     // The wrapped computation's signature: the `calls=` computation. `X-start`
     // sugar wraps an implicit computation whose signature the text does not
     // spell out when operands are bound late.
+    std::vector<const Shape*> signature_params;  // params views them
     std::span<const Shape* const> params;
     const Shape* root = nullptr;
     std::span<const CompId> called = m.called(start);
@@ -209,7 +211,7 @@ class VerifyAsyncPairsRule : public Rule {
     const bool known_signature = !called.empty() && !sugar;
     if (known_signature) {
       ProgramShapeView program;
-      if (!ctx.analyses().Get<ComputationSignatures>().Get(called[0], &program)) return;
+      if (!ReadSignature(m, called[0], &signature_params, &program)) return;
       params = program.parameters;
       root = program.result;
     } else {

@@ -5,7 +5,6 @@
 // (InstructionVerifier::Preprocess, CheckCallableInstructionThreadName).
 #include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
-#include "analysis/verify_signatures.h"
 #include "parse/attributes.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -33,7 +32,6 @@ class VerifyCallSignatureRule : public Rule {
                     m.computation(m.entry()).name_offset + m.computation(m.entry()).name_size},
                    "[HloVerifier::Run] Module entry computation cannot be a fusion computation");
     }
-    const ComputationSignatures& sigs = ctx.analyses().Get<ComputationSignatures>();
     const OpcodeIndex& index = ctx.analyses().Get<OpcodeIndex>();
     // With one execution thread (the usual case) no thread check can fail:
     // only the four caller opcodes need a visit.
@@ -49,10 +47,10 @@ class VerifyCallSignatureRule : public Rule {
     for (InstrId id : visited) {
       if (!one_thread && !CheckThreads(ctx, id)) continue;
       switch (m.opcode(id)) {
-        case Opcode::kCall: CheckCall(ctx, sigs, id); break;
-        case Opcode::kWhile: CheckWhile(ctx, sigs, id); break;
-        case Opcode::kConditional: CheckConditional(ctx, sigs, id); break;
-        case Opcode::kFusion: CheckFusion(ctx, sigs, id); break;
+        case Opcode::kCall: CheckCall(ctx, id); break;
+        case Opcode::kWhile: CheckWhile(ctx, id); break;
+        case Opcode::kConditional: CheckConditional(ctx, id); break;
+        case Opcode::kFusion: CheckFusion(ctx, id); break;
         default: break;
       }
     }
@@ -137,7 +135,7 @@ class VerifyCallSignatureRule : public Rule {
     return false;
   }
 
-  static void CheckCall(RuleContext& ctx, const ComputationSignatures&, InstrId id) {
+  static void CheckCall(RuleContext& ctx, InstrId id) {
     const Module& m = ctx.module();
     std::span<const CompId> called = m.called(id);
     if (called.empty()) return;
@@ -182,7 +180,7 @@ class VerifyCallSignatureRule : public Rule {
     return true;
   }
 
-  static void CheckWhile(RuleContext& ctx, const ComputationSignatures&, InstrId id) {
+  static void CheckWhile(RuleContext& ctx, InstrId id) {
     const Module& m = ctx.module();
     std::span<const CompId> called = m.called(id);
     if (called.size() != 2) return;
@@ -203,7 +201,7 @@ class VerifyCallSignatureRule : public Rule {
     ResultMatches(ctx, id, body, "ShapeVerifier::HandleWhile");
   }
 
-  static void CheckConditional(RuleContext& ctx, const ComputationSignatures&, InstrId id) {
+  static void CheckConditional(RuleContext& ctx, InstrId id) {
     const Module& m = ctx.module();
     std::span<const CompId> branches = m.called(id);
     if (m.operands(id).size() != branches.size() + 1) return;  // the parser reports it
@@ -214,7 +212,7 @@ class VerifyCallSignatureRule : public Rule {
     }
   }
 
-  static void CheckFusion(RuleContext& ctx, const ComputationSignatures&, InstrId id) {
+  static void CheckFusion(RuleContext& ctx, InstrId id) {
     const Module& m = ctx.module();
     std::span<const CompId> called = m.called(id);
     if (called.size() != 1) {
@@ -241,7 +239,8 @@ class VerifyCallSignatureRule : public Rule {
       return;
     }
     // CheckFusionInstruction: the fused root has no users.
-    if (root != kNoId && !m.users(root).empty()) {
+    // (The count is in the root's record; its list is another cache miss.)
+    if (root != kNoId && m.UserCount(root) != 0) {
       ctx.Report(id, StrCat("[CheckFusionInstruction] Root of ", m.name(id),
                             " may not have users"))
           .Note(m.users(root)[0], "user of the fused root");

@@ -23,8 +23,7 @@ class VerifyShapeRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
-    ShapeChecker checker(m, ctx.analyses().Get<ComputationSignatures>(),
-                         ctx.analyses().Get<CallAttributes>());
+    ShapeChecker checker(m, ctx.analyses().Get<CallAttributes>());
     const bool origins = !ctx.analyses().Get<AttributeIndex>().With(AttrName::kOrigin).empty();
     checker.set_module_has_original_values(origins);
     std::array<bool, kOpcodeCount + 1> has_shape_check;

@@ -61,10 +61,8 @@ size_t MemoSlots(const Module& m) {
 
 }  // namespace
 
-ShapeChecker::ShapeChecker(const Module& module, const ComputationSignatures& signatures,
-                           const CallAttributes& call_attributes)
+ShapeChecker::ShapeChecker(const Module& module, const CallAttributes& call_attributes)
     : m_(module),
-      signatures_(signatures),
       call_attributes_(call_attributes),
       elementwise_ok_(MemoSlots(module)),
       shape_ops_ok_(MemoSlots(module)) {
@@ -311,7 +309,7 @@ inline bool ShapeChecker::CheckShapeOps(InstrId id, VerifyFinding* f) {
     // The reducer's parameter and result shapes, by their interned ids.
     ProgramShapeView program;
     std::span<const CompId> called = m_.called(id);
-    if (called.empty() || !signatures_.Get(called[0], &program) ||
+    if (called.empty() || !Signature(called[0], &program) ||
         program.result->id == kNoShape) {
       return CheckShapeOpsUncached(id, f);
     }

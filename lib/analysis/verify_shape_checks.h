@@ -30,8 +30,7 @@ struct VerifyFinding {
 
 class ShapeChecker {
  public:
-  ShapeChecker(const Module& module, const ComputationSignatures& signatures,
-               const CallAttributes& call_attributes);
+  ShapeChecker(const Module& module, const CallAttributes& call_attributes);
 
   // Runs the checks that apply to `id`; false with `*finding` filled on the
   // first failure. Instructions whose shapes (or operands' shapes) are
@@ -112,7 +111,12 @@ class ShapeChecker {
   };
 
   const Module& m_;
-  const ComputationSignatures& signatures_;
+  // Signature of a called computation (ReadSignature), into one of two
+  // parameter lists (select-and-scatter reads two signatures at once).
+  bool Signature(CompId computation, ProgramShapeView* out, int list = 0) {
+    return ReadSignature(m_, computation, &signature_params_[list], out);
+  }
+  std::array<std::vector<const Shape*>, 2> signature_params_;
   const CallAttributes& call_attributes_;  // custom-call targets, without the text
   bool original_values_ = true;
   Shape inferred_;

@@ -91,7 +91,7 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
       return Compare(id, inferred_, false, "ShapeVerifier::HandleConvolution", f);
     }
     case Opcode::kReduce: {
-      if (called.empty() || !signatures_.Get(called[0], &program)) return true;
+      if (called.empty() || !Signature(called[0], &program)) return true;
       const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (!InferReduceShape(operands_, dims, program, arena_, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleReduce", f);
@@ -99,7 +99,7 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
       return Compare(id, inferred_, false, "ShapeVerifier::HandleReduce", f);
     }
     case Opcode::kReduceWindow: {
-      if (called.empty() || !signatures_.Get(called[0], &program)) return true;
+      if (called.empty() || !Signature(called[0], &program)) return true;
       if (operands_.size() % 2) return true;
       const size_t half = operands_.size() / 2;
       std::optional<Window> window = WindowAttr(m_, id);
@@ -113,8 +113,8 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
     }
     case Opcode::kSelectAndScatter: {
       ProgramShapeView scatter;
-      if (called.size() != 2 || !signatures_.Get(called[0], &program) ||
-          !signatures_.Get(called[1], &scatter)) {
+      if (called.size() != 2 || !Signature(called[0], &program) ||
+          !Signature(called[1], &scatter, 1)) {
         return true;
       }
       std::optional<Window> window = WindowAttr(m_, id);
@@ -125,14 +125,14 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
       return Compare(id, inferred_, false, "ShapeVerifier::HandleSelectAndScatter", f);
     }
     case Opcode::kMap: {
-      if (called.empty() || !signatures_.Get(called[0], &program)) return true;
+      if (called.empty() || !Signature(called[0], &program)) return true;
       if (!InferMapShape(operands_, program, &inferred_, &error_)) {
         return InferenceFailed("ShapeVerifier::HandleMap", f);
       }
       return Compare(id, inferred_, false, "ShapeVerifier::HandleMap", f);
     }
     case Opcode::kSort: {
-      if (called.empty() || !signatures_.Get(called[0], &program)) return true;
+      if (called.empty() || !Signature(called[0], &program)) return true;
       const std::vector<int64_t>& dims = Ints(id, AttrName::kDimensions, &ints_);
       if (dims.size() != 1) return true;
       if (!InferSortShape(operands_, dims[0], program, &inferred_, &error_)) {
@@ -155,7 +155,7 @@ bool ShapeChecker::CheckComputeOps(InstrId id, VerifyFinding* f) {
       return Compare(id, inferred_, false, "ShapeVerifier::HandleGather", f);
     }
     case Opcode::kScatter: {
-      if (called.empty() || !signatures_.Get(called[0], &program)) return true;
+      if (called.empty() || !Signature(called[0], &program)) return true;
       ScatterDimensionNumbers& dnums = scatter_;
       Ints(id, AttrName::kUpdateWindowDims, &dnums.update_window_dims);
       Ints(id, AttrName::kInsertedWindowDims, &dnums.inserted_window_dims);

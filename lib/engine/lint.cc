@@ -124,7 +124,7 @@ void RunRule(const Rule& rule, const Module& module, Analyses& analyses,
 // (verify-operand-count and verify-schedule since they stopped reading every
 // instruction).
 constexpr std::string_view kHeaviestRulesFirst[] = {
-    "verify-shape",             // ComputationSignatures, CallAttributes
+    "verify-shape",             // CallAttributes
     "verify-names",             // a sort of every name's hash
     "dead-in-place-past-root",  // InPlacePairs
     "unclaimed-output-alias",   // CustomCallAliasing
