@@ -5,6 +5,8 @@
 // dumps will call the instruction by another name.
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <span>
 #include <utility>
@@ -93,14 +95,40 @@ class VerifyNamesRule : public Rule {
       AppendShared(n, each, &filter, &keys);
     } else {
       const int shift = 64 - part_bits;
-      std::vector<uint32_t> starts((size_t{1} << part_bits) + 1);
-      for_each_key([&](InstrId, uint64_t key) { ++starts[(key >> shift) + 1]; });
-      for (size_t p = 1; p < starts.size(); ++p) starts[p] += starts[p - 1];
-      auto spread = std::make_unique_for_overwrite<uint64_t[]>(starts.back());
-      std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
-      for_each_key([&](InstrId, uint64_t key) { spread[next[key >> shift]++] = key; });
-      for (size_t p = 0; p + 1 < starts.size(); ++p) {
-        const std::span<const uint64_t> part(spread.get() + starts[p], starts[p + 1] - starts[p]);
+      const size_t parts = size_t{1} << part_bits;
+      // Each partition has room for its expected share of the keys and many
+      // standard deviations more (the hash bits are uniform), so the keys
+      // are spread in one pass over the hashes, without counting them
+      // first (a pass of its own, ~7 ms at 1 GB). Names made to share hash
+      // bits could overflow one: then they are counted after all.
+      const size_t mean = n / parts;
+      const size_t room = mean + 8 * static_cast<size_t>(std::sqrt(static_cast<double>(mean))) + 64;
+      std::unique_ptr<uint64_t[]> spread;
+      std::vector<uint32_t> begin(parts), end(parts);
+      bool overflow = room * parts > std::numeric_limits<uint32_t>::max();
+      if (!overflow) {
+        spread = std::make_unique_for_overwrite<uint64_t[]>(room * parts);
+        for (size_t p = 0; p < parts; ++p) begin[p] = end[p] = static_cast<uint32_t>(p * room);
+        for_each_key([&](InstrId, uint64_t key) {
+          const size_t p = key >> shift;
+          if (end[p] == begin[p] + room) [[unlikely]] {
+            overflow = true;
+            return;
+          }
+          spread[end[p]++] = key;
+        });
+      }
+      if (overflow) {
+        std::vector<uint32_t> starts(parts + 1);
+        for_each_key([&](InstrId, uint64_t key) { ++starts[(key >> shift) + 1]; });
+        for (size_t p = 1; p < starts.size(); ++p) starts[p] += starts[p - 1];
+        spread = std::make_unique_for_overwrite<uint64_t[]>(starts.back());
+        std::copy(starts.begin(), starts.end() - 1, begin.begin());
+        std::copy(starts.begin(), starts.end() - 1, end.begin());
+        for_each_key([&](InstrId, uint64_t key) { spread[end[key >> shift]++] = key; });
+      }
+      for (size_t p = 0; p < parts; ++p) {
+        const std::span<const uint64_t> part(spread.get() + begin[p], end[p] - begin[p]);
         auto each = [&](auto&& fn) { for (uint64_t key : part) fn(key); };
         AppendShared(part.size(), each, &filter, &keys);
       }

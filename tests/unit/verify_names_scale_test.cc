@@ -7,6 +7,7 @@
 #include "engine/lint.h"
 #include "rules/registry.h"
 #include "source/source_file.h"
+#include "util/hash.h"
 #include "util/strings.h"
 
 namespace hlolint {
@@ -16,16 +17,22 @@ namespace {
 // in turn by the entry. The first instruction of computation `clash_in`
 // (none if -1) takes the name of computation 0's first, and `*line` is set
 // to its 1-based line.
-std::string Module(int computations, int clash_in, int* line) {
+// With `names`, instruction i of computation c is named names[8 * c + i]
+// instead, and the clash takes names[0].
+std::string Module(int computations, int clash_in, int* line,
+                   const std::vector<std::string>* names = nullptr) {
   std::string text = "HloModule many_names\n";
   int at = 1;
+  auto name_of = [&](int c, int i) {
+    return names != nullptr ? (*names)[static_cast<size_t>(8 * c + i)] : StrCat("a", c, "_", i);
+  };
   for (int c = 0; c < computations; ++c) {
     text += StrCat("comp", c, " {\n");
     ++at;
     std::string previous;
     for (int i = 0; i < 8; ++i) {
       const bool renamed = c == clash_in && i == 0;
-      const std::string name = renamed ? "a0_0" : StrCat("a", c, "_", i);
+      const std::string name = renamed ? name_of(0, 0) : name_of(c, i);
       if (renamed) *line = at + 1;
       const std::string body =
           i == 0 ? "f32[] parameter(0)" : StrCat("f32[] negate(", previous, ")");
@@ -83,6 +90,30 @@ TEST_CASE("verify-names finds a clash in a small and in a partitioned module",
     int line = 0;
     CHECK(VerifyNames(Module(computations, -1, &line)).empty());
   }
+}
+
+TEST_CASE("verify-names finds a clash when the names crowd one partition", "[verify-names]") {
+  // 9,000 computations (72,000 instructions, two partitions by the top bit
+  // of the name's hash) whose names all have that bit clear: the partition
+  // overflows the room of its expected half, and the keys are counted
+  // before they are spread. A clash near the end (its key among the last
+  // spread) is found all the same.
+  constexpr int kComputations = 9000;
+  std::vector<std::string> names;
+  for (int k = 0; names.size() < 8 * kComputations; ++k) {
+    std::string name = StrCat("n", k);
+    if ((StringViewHash()(name) >> 63) == 0) names.push_back(std::move(name));
+  }
+  int line = 0;
+  const std::vector<Diagnostic> found =
+      VerifyNames(Module(kComputations, kComputations - 2, &line, &names));
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].resolved.line == static_cast<uint32_t>(line));
+  CHECK(found[0].message ==
+        StrCat("[InstructionVerifier::Preprocess] HLO has name that is not unique within "
+               "module: ", names[0], " is also defined in comp0; XLA renames this one when it "
+               "parses the module"));
+  CHECK(VerifyNames(Module(kComputations, -1, &line, &names)).empty());
 }
 
 }  // namespace
