@@ -60,10 +60,7 @@ class DeadInPlacePastRootRule : public Rule {
       return;
     }
     const InPlacePairs& pairs = ctx.analyses().Get<InPlacePairs>();
-    if (std::none_of(unused.begin(), unused.end(),
-                     [&](InstrId id) { return pairs.IsInPlace(id); })) {
-      return;
-    }
+    if (!pairs.AnyInPlace(unused)) return;
     const RootReachability& reach = ctx.analyses().Get<RootReachability>();
     const SideEffects& effects = ctx.analyses().Get<SideEffects>();
 

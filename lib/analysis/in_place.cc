@@ -60,6 +60,14 @@ void AddPair(std::vector<InPlacePair>& pairs, int64_t operand,
   pair.output_index.assign(output_index.begin(), output_index.end());
 }
 
+// Whether XLA's pair discovery can start at a fused root with this opcode:
+// most roots are plain compute, from which no walk starts and which have no
+// pairs themselves.
+bool RootMayHavePairs(Opcode root_opcode) {
+  return root_opcode == Opcode::kTuple || root_opcode == Opcode::kGetTupleElement ||
+         root_opcode == Opcode::kBitcast || MayBeInPlace(root_opcode);
+}
+
 bool HasPair(const InPlacePairs::PairList& pairs, const InPlacePair& pair) {
   return std::find(pairs.begin(), pairs.end(), pair) != pairs.end();
 }
@@ -108,6 +116,30 @@ InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
   const size_t count = candidate_slots_.size();
   state_ = std::make_unique<std::atomic<uint8_t>[]>(count);  // kNotComputed
   range_of_ = std::make_unique_for_overwrite<Range[]>(count);  // written when kDone
+}
+
+bool InPlacePairs::AnyInPlace(std::span<const InstrId> ids) const {
+  // Per fusion: its callee, then (kept in the same slot) the callee's root.
+  std::vector<uint32_t> step(ids.size(), kNoId);
+  for (size_t k = 0; k < ids.size(); ++k) {
+    if (m_.opcode(ids[k]) != Opcode::kFusion) continue;
+    const std::span<const CompId> called = m_.called(ids[k]);
+    if (!called.empty()) step[k] = called[0];
+  }
+  for (uint32_t& s : step) {
+    if (s != kNoId) s = m_.computation(s).root;
+  }
+  for (size_t k = 0; k < ids.size(); ++k) {
+    const InstrId id = ids[k];
+    const Opcode opcode = m_.opcode(id);
+    if (!MayBeInPlace(opcode)) continue;
+    if (opcode == Opcode::kFusion && (step[k] == kNoId || !RootMayHavePairs(m_.opcode(step[k]))) &&
+        call_attributes_.Aliasing(id).empty()) {
+      continue;  // no pairs (Compute)
+    }
+    if (IsInPlace(id)) return true;
+  }
+  return false;
 }
 
 std::optional<InPlacePair> InPlacePairs::PairForOutput(InstrId id,
@@ -289,13 +321,8 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion,
   if (called.empty()) return;
   const InstrId root = m_.computation(called[0]).root;
   if (root == kNoId) return;
-  // Most fused roots are plain compute: no walk starts anywhere from them,
-  // and they have no pairs, so no leaf of the fusion can find one.
-  const Opcode root_opcode = m_.opcode(root);
-  if (root_opcode != Opcode::kTuple && root_opcode != Opcode::kGetTupleElement &&
-      root_opcode != Opcode::kBitcast && !MayBeInPlace(root_opcode)) {
-    return;
-  }
+  // No leaf of the fusion can find a pair from most fused roots.
+  if (!RootMayHavePairs(m_.opcode(root))) return;
   auto follow = [&](ValueRef v) {
     return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v));
   };
