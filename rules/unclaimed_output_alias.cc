@@ -227,8 +227,8 @@ class UnclaimedOutputAliasRule : public Rule {
 
     // Which calls can have an unclaimed output at all (decided before the
     // per-leaf work below, which most calls never need).
-    const bool configured = writes_through.contains(site.target);
-    if (!configured && IsXlaInternalCustomCallTarget(site.target)) return;
+    const bool configured = !writes_through.empty() && writes_through.contains(site.target);
+    if (!configured && site.xla_internal_target) return;
     if (!configured && array_claims == 0 && !aliasing.HasKernelClaims(site.kernel_key)) return;
 
     const bool layouts_are_assigned = layouts_assigned();

@@ -74,6 +74,11 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) : mo
   TextReleaser released(m.source(), m.begin_offset());  // attributes are read in text order
   const std::vector<InstrId> calls = index.Collect({Opcode::kCustomCall, Opcode::kAsyncStart});
   sites_.reserve(calls.size());
+  // Calls with the same target text share its string in CallAttributes: the
+  // last one's interned view and verdict are reused without hashing it.
+  const std::string* last_target = nullptr;
+  std::string_view last_interned;
+  bool last_internal = false;
   for (InstrId id : calls) {
     const Instruction& in = m.instr(id);
     const bool sugar_start = in.opcode == Opcode::kAsyncStart &&
@@ -91,7 +96,14 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) : mo
     } else {
       site.result = &shape;
     }
-    site.target = Intern(call_attributes.Target(id));
+    const std::string& target = call_attributes.Target(id);
+    if (&target != last_target) {
+      last_target = &target;
+      last_interned = Intern(target);
+      last_internal = IsXlaInternalCustomCallTarget(last_interned);
+    }
+    site.target = last_interned;
+    site.xla_internal_target = last_internal;
     site.kernel_key = site.target;
     if (IsGenericKernelLauncher(site.target)) {
       const std::string_view config =

@@ -50,6 +50,8 @@ struct AliasingCallSite {
   // frontend_attributes has xla_skip_custom_call_alias_shape_check: XLA's
   // verifier then stops comparing aliased shapes.
   bool skip_shape_check = false;
+  // IsXlaInternalCustomCallTarget(target), decided once per target.
+  bool xla_internal_target = false;
 };
 static_assert(sizeof(AliasingCallSite) == 64, "a custom-call site takes 64 bytes");
 
