@@ -137,43 +137,6 @@ TEST_CASE("fusion pairs: a blocker off the update's path leaves the fusion unlis
   CHECK(h.Get<ExtendedFusionPairs>().fusions_with_missed_pairs().empty());
 }
 
-TEST_CASE("in-place pairs: AnyInPlace screens fusions by their root and declared aliasing") {
-  auto h = ParseHlo(R"(
-HloModule m
-plain {
-  x = f32[8]{0} parameter(0)
-  ROOT n = f32[8]{0} negate(x)
-}
-update {
-  q = f32[8]{0} parameter(0)
-  v = f32[2]{0} parameter(1)
-  j = s32[] parameter(2)
-  ROOT d = f32[8]{0} dynamic-update-slice(q, v, j)
-}
-ENTRY e {
-  a = f32[8]{0} parameter(0)
-  b = f32[2]{0} parameter(1)
-  c = s32[] parameter(2)
-  compute = f32[8]{0} fusion(a), kind=kLoop, calls=plain
-  declared = f32[8]{0} fusion(a), kind=kLoop, calls=plain, output_to_operand_aliasing={{}: (0, {})}
-  updating = f32[8]{0} fusion(a, b, c), kind=kLoop, calls=update
-  ROOT t = (f32[8]{0}, f32[8]{0}, f32[8]{0}) tuple(compute, declared, updating)
-}
-)");
-  const InPlacePairs& pairs = h.Get<InPlacePairs>();
-  auto any = [&](std::initializer_list<const char*> names) {
-    std::vector<hlolint::InstrId> ids;
-    for (const char* name : names) ids.push_back(h.Id(name));
-    return pairs.AnyInPlace(ids);
-  };
-  CHECK_FALSE(any({}));
-  CHECK_FALSE(any({"a", "compute", "t"}));
-  CHECK(any({"compute", "declared"}));
-  CHECK(any({"a", "updating"}));
-  CHECK(any({"d"}));
-  CHECK_FALSE(any({"n"}));
-}
-
 TEST_CASE("fusion pairs: non-parameter sources and non-layout ops give no pair") {
   auto h = FusionModule(R"(  n = f32[4,8]{1,0} negate(p0)
   ROOT d = f32[4,8]{1,0} dynamic-update-slice(n, u, i, z))");
