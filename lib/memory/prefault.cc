@@ -26,4 +26,25 @@ void PrefaultForWrite(void* block, std::size_t size, const std::atomic<bool>* ca
   }
 }
 
+void PopulateAhead::Populate(uintptr_t begin, std::size_t used, std::size_t capacity) {
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t end = begin + used;
+  if (begin != begin_ || done_ < end) {
+    begin_ = begin;
+    done_ = end / page * page;
+  }
+  const uintptr_t limit = (begin + capacity) / page * page;
+  const uintptr_t step = std::min(kStep, limit > done_ ? limit - done_ : 0);
+  if (step == 0) {
+    done_ = ~uintptr_t{0} - kLow;  // nothing left to populate in this block
+    return;
+  }
+  // On an older kernel the call fails and the writer faults pages itself.
+  if (::madvise(reinterpret_cast<void*>(done_), step, MADV_POPULATE_WRITE) != 0) {
+    done_ = ~uintptr_t{0} - kLow;
+    return;
+  }
+  done_ += step;
+}
+
 }  // namespace hlolint

@@ -1,9 +1,10 @@
-// Faulting memory in ahead of its use, on another thread than the one that
-// will write it.
+// Faulting memory in ahead of its use: on another thread than the one that
+// will write it (PrefaultForWrite), or in batches ahead of it (PopulateAhead).
 #pragma once
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 namespace hlolint {
 
@@ -12,5 +13,31 @@ namespace hlolint {
 // 2 MB steps, stopping early once `cancel` is set. Safe while another
 // thread writes there, and on memory freed meanwhile.
 void PrefaultForWrite(void* block, std::size_t size, const std::atomic<bool>* cancel);
+
+// Faults in the pages ahead of an array that grows into fresh memory, a
+// batch at a time (MADV_POPULATE_WRITE; nothing on kernels before 5.14), on
+// the thread that writes it: one call per 512 KB instead of a page fault
+// per 4 KB page. On this project's VM a probe populated fresh 4 KB pages at
+// 0.29-0.35 ms per MB against 0.35-0.38 touched one by one, and the parser
+// gained more than that (see ModuleParser::populate_ahead_).
+class PopulateAhead {
+ public:
+  // The array's elements are [data, data + used) in a block of `capacity`
+  // bytes; called as it grows (a block moved elsewhere starts over).
+  void Grow(const void* data, std::size_t used, std::size_t capacity) {
+    const auto begin = reinterpret_cast<uintptr_t>(data);
+    if (begin == begin_ && begin + used + kLow <= done_) return;
+    Populate(begin, used, capacity);
+  }
+
+ private:
+  static constexpr uintptr_t kLow = uintptr_t{128} << 10;   // populate again this near
+  static constexpr uintptr_t kStep = uintptr_t{512} << 10;  // bytes per call
+
+  void Populate(uintptr_t begin, std::size_t used, std::size_t capacity);
+
+  uintptr_t begin_ = 0;  // the block populated in
+  uintptr_t done_ = 0;   // populated up to here (a page boundary)
+};
 
 }  // namespace hlolint

@@ -9,6 +9,13 @@
 namespace hlolint {
 namespace {
 
+// Keeps the pages ahead of a growing IR array faulted in.
+template <typename Vector>
+void Ahead(const Vector& v, PopulateAhead& ahead) {
+  using T = typename Vector::value_type;
+  ahead.Grow(v.data(), v.size() * sizeof(T), v.capacity() * sizeof(T));
+}
+
 bool CanInferShape(Opcode op) {
   switch (op) {
     case Opcode::kAbs: case Opcode::kAcos: case Opcode::kAcosh: case Opcode::kAsin:
@@ -264,6 +271,7 @@ void ModuleParser::ReserveFor(size_t text_bytes) {
   // (fusions of a few instructions), so this rarely regrows.
   builder_->computations().reserve(text_bytes / 512 + 4);
   prefetch_text_ = text_bytes >= kPrefetchTextMinBytes;
+  populate_ahead_ = text_bytes >= kPrefetchTextMinBytes;
 }
 
 bool ModuleParser::ParseHloModule(bool has_header, ParsedModule* out) {
@@ -594,6 +602,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
                                         bool is_inline, uint32_t begin_offset,
                                         std::span<const ShapeId> signature, CompId* out) {
   auto& comps = builder_->computations();
+  if (populate_ahead_) Ahead(comps, comps_ahead_);
   const CompId id = static_cast<CompId>(comps.size());
   comps.emplace_back();
   comps[id].name_offset = name_offset;
@@ -1380,6 +1389,12 @@ InstrId ModuleParser::AddInstruction(const NewInstruction& instruction, InstrScr
                                      uint32_t name_size, int64_t number, uint8_t wrapped_or_kind) {
   auto& instrs = builder_->instructions();
   auto& ids = builder_->ids();
+  if (populate_ahead_) {
+    Ahead(instrs, instrs_ahead_);
+    Ahead(ids, ids_ahead_);
+    Ahead(builder_->attributes(), attrs_ahead_);
+    Ahead(builder_->name_hashes(), hashes_ahead_);
+  }
   const InstrId id = static_cast<InstrId>(instrs.size());
   Instruction& in = instrs.emplace_back();
   in.name_offset = instruction.name_offset;

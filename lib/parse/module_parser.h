@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "memory/prefault.h"
 #include "parse/parser.h"
 #include "parse/value_parser.h"
 #include "parse/name_table.h"
@@ -558,6 +559,13 @@ class ModuleParser : public ValueParser {
   // KB of records and lists, which stay in the cache meanwhile.
   static constexpr uint32_t kFinishUsersBatch = 4096;
   bool prefetch_text_ = false;
+  // A large module's IR arrays (instructions, id lists, attributes, name
+  // hashes, computations) are faulted in ahead of the parser in batches
+  // (PopulateAhead), from kPrefetchTextMinBytes on: the one-thread parse of
+  // a 1 GB dump took 0.92-0.97 s instead of 0.96-1.02 with a fault per page
+  // (interleaved rounds, paused as for a new process).
+  bool populate_ahead_ = false;
+  PopulateAhead instrs_ahead_, ids_ahead_, attrs_ahead_, hashes_ahead_, comps_ahead_;
   size_t text_prefetched_ = 0;  // offset
   void PrefetchText() {
     const size_t at = lexer_.offset();
