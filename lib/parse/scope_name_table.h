@@ -7,7 +7,7 @@
 // table one of the biggest blocks the parse touches, and on machines where
 // fresh memory is dear (virtual machines whose host takes freed pages back)
 // 24-byte slots that also held each name's address and size cost more in
-// page zeroing than in lookups. Its slots, from 4 MB on, are in huge pages
+// page zeroing than in lookups. Its slots, from 16 MB on, are in huge pages
 // (RandomAccessAllocator): probes at random into a table of 4 KB pages also
 // miss the TLB. CopyingNameTable indexes its entries with one too.
 //
