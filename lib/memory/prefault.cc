@@ -12,7 +12,7 @@
 
 namespace hlolint {
 
-void PrefaultForWrite(void* block, std::size_t size, const std::atomic<bool>* cancel) {
+bool PrefaultForWrite(void* block, std::size_t size, const std::atomic<bool>* cancel) {
   constexpr uintptr_t kStep = uintptr_t{2} << 20;
   static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   uintptr_t at = (reinterpret_cast<uintptr_t>(block) + page - 1) / page * page;
@@ -21,9 +21,10 @@ void PrefaultForWrite(void* block, std::size_t size, const std::atomic<bool>* ca
     const uintptr_t step = std::min(end - at, kStep);
     // Fails on memory unmapped meanwhile, or on an older kernel: then the
     // writer faults the pages in itself.
-    if (::madvise(reinterpret_cast<void*>(at), step, MADV_POPULATE_WRITE) != 0) return;
+    if (::madvise(reinterpret_cast<void*>(at), step, MADV_POPULATE_WRITE) != 0) return false;
     at += step;
   }
+  return true;
 }
 
 void PopulateAhead::Populate(uintptr_t begin, std::size_t used, std::size_t capacity) {
@@ -40,7 +41,7 @@ void PopulateAhead::Populate(uintptr_t begin, std::size_t used, std::size_t capa
     return;
   }
   // On an older kernel the call fails and the writer faults pages itself.
-  if (::madvise(reinterpret_cast<void*>(done_), step, MADV_POPULATE_WRITE) != 0) {
+  if (!PrefaultForWrite(reinterpret_cast<void*>(done_), step, nullptr)) {
     done_ = ~uintptr_t{0} - kLow;
     return;
   }

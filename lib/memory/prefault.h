@@ -11,8 +11,9 @@ namespace hlolint {
 // Faults in the whole pages of [block, block + size) for writing, without
 // changing a byte (MADV_POPULATE_WRITE; nothing on kernels before 5.14), in
 // 2 MB steps, stopping early once `cancel` is set. Safe while another
-// thread writes there, and on memory freed meanwhile.
-void PrefaultForWrite(void* block, std::size_t size, const std::atomic<bool>* cancel);
+// thread writes there, and on memory freed meanwhile. False when the kernel
+// refused (memory unmapped meanwhile, or a kernel before 5.14).
+bool PrefaultForWrite(void* block, std::size_t size, const std::atomic<bool>* cancel);
 
 // Faults in the pages ahead of an array that grows into fresh memory, a
 // batch at a time (MADV_POPULATE_WRITE; nothing on kernels before 5.14), on

@@ -39,11 +39,12 @@ TEST_CASE("PrefaultForWrite makes a range resident and changes nothing", "[memor
   CHECK(ResidentPages(block, size) == 1);
 
   cancel = false;
-  PrefaultForWrite(block + 100, size - 100, &cancel);
+  const bool populated = PrefaultForWrite(block + 100, size - 100, &cancel);
   // Every page of the range (whole pages, and the first one holds data). A
   // kernel before 5.14 refuses MADV_POPULATE_WRITE (23): then none.
   const bool supported = ::madvise(block, page, 23) == 0;
   CHECK(ResidentPages(block, size) == (supported ? 64 : 1));
+  CHECK(populated == supported);
   CHECK(block[0] == 7);
   CHECK(block[99] == 7);
   CHECK(block[100] == 0);
