@@ -16,6 +16,10 @@
 // `// RUN: options={json}` passes rule options ({"rule-id": {...}}).
 // `// RUN: dump=<XLA dump file name>` lints the file as if it had that name
 // (rules see the module, step and passes: engine/dump_context.h).
+// `// RUN: xla-version=<latest|YYYY-MM-DD|jaxlib-X.Y.Z>` judges the file for
+// that XLA, as `--xla-version` does (default: latest), and
+// `// RUN: backend=<auto|cpu|gpu|tpu>` for that backend, as `--backend`
+// (default: auto, from the dump name and the module).
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -26,6 +30,7 @@
 #include "engine/lint.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
+#include "xla/profile.h"
 
 using namespace hlolint;
 
@@ -112,7 +117,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<Expectation> expectations;
-  std::string select, options_json, dump_name;
+  std::string select, options_json, dump_name, xla_version, backend;
   std::string line;
   uint32_t number = 0;
   std::vector<std::string> errors;
@@ -128,6 +133,14 @@ int main(int argc, char** argv) {
     }
     if (auto p = line.find("// RUN: dump="); p != std::string::npos) {
       dump_name = line.substr(p + 13);
+      continue;
+    }
+    if (auto p = line.find("// RUN: xla-version="); p != std::string::npos) {
+      xla_version = line.substr(p + 20);
+      continue;
+    }
+    if (auto p = line.find("// RUN: backend="); p != std::string::npos) {
+      backend = line.substr(p + 16);
       continue;
     }
     Expectation e;
@@ -165,6 +178,26 @@ int main(int argc, char** argv) {
       return 2;
     }
     options.dump = &*dump;
+  }
+  // As the CLI combines --xla-version and --backend.
+  if (!xla_version.empty()) {
+    const std::optional<XlaProfile> profile = XlaProfile::Parse(xla_version);
+    if (!profile) {
+      std::cerr << path << ": RUN line xla-version= must be " << kXlaVersionHelp << ", not "
+                << xla_version << "\n";
+      return 2;
+    }
+    options.xla = *profile;
+  }
+  if (!backend.empty()) {
+    const std::optional<BackendSetting> setting = ParseBackendSetting(backend);
+    if (!setting) {
+      std::cerr << path << ": RUN line backend= must be " << kBackendSettingHelp << ", not "
+                << backend << "\n";
+      return 2;
+    }
+    options.detect_backend = setting->detect;
+    options.xla = options.xla.WithBackend(setting->backend);
   }
   FileResult result = LintFile(path, path, options);
   if (result.io_error) {

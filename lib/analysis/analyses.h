@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "xla/profile.h"
 
 namespace hlolint {
 
@@ -34,7 +35,9 @@ class Analyses {
   // Distinct analysis types a program may use (a slot each).
   static constexpr size_t kMaxAnalysisTypes = 64;
 
-  explicit Analyses(const Module& module) : module_(module) {
+  // `xla`: the XLA whose behaviour analyses mirror (in-place pairs, ...).
+  explicit Analyses(const Module& module, const XlaProfile& xla = XlaProfile::Latest())
+      : module_(module), xla_(xla) {
     build_order_.reserve(kMaxAnalysisTypes);
   }
   Analyses(const Analyses&) = delete;
@@ -42,6 +45,10 @@ class Analyses {
   ~Analyses();
 
   const Module& module() const { return module_; }
+  const XlaProfile& xla() const { return xla_; }
+  // Before any analysis is built or asked for (the engine settles the
+  // backend of `--backend auto` from the module first).
+  void set_xla(const XlaProfile& xla) { xla_ = xla; }
 
   // Destroys the analyses built so far except those of the types Keep, the
   // last built first, so that what is built next reuses their memory
@@ -98,6 +105,7 @@ class Analyses {
   };
 
   const Module& module_;
+  XlaProfile xla_;
   std::mutex mutex_;
   std::condition_variable finished_;  // a build ended (built or failed)
   std::array<Slot, kMaxAnalysisTypes> slots_;

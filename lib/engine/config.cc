@@ -13,9 +13,9 @@ namespace fs = std::filesystem;
 namespace hlolint {
 namespace {
 
-constexpr std::string_view kKeys[] = {"$schema",          "select",   "extend-select",
-                                      "ignore",           "fail-on",  "severity-overrides",
-                                      "per-path-ignores", "rules"};
+constexpr std::string_view kKeys[] = {
+    "$schema",          "select", "extend-select", "ignore",     "fail-on", "severity-overrides",
+    "per-path-ignores", "rules",  "xla-version",   "backend"};
 
 // Reads one configuration, collecting the first error with its position.
 class ConfigReader {
@@ -54,6 +54,13 @@ class ConfigReader {
         ok = PathIgnores(pointer, value, &out->per_path_ignores);
       } else if (key == "rules") {
         ok = RuleOptions(pointer, value, &out->rule_options);
+      } else if (key == "xla-version") {
+        if (value.is_string()) out->xla_version = XlaProfile::Parse(value.get_ref<const std::string&>());
+        ok = out->xla_version.has_value() ||
+             Fail(pointer, StrCat("expected ", kXlaVersionHelp), true);
+      } else if (key == "backend") {
+        if (value.is_string()) out->backend = ParseBackendSetting(value.get_ref<const std::string&>());
+        ok = out->backend.has_value() || Fail(pointer, StrCat("expected ", kBackendSettingHelp), true);
       }
       if (!ok) return false;
     }

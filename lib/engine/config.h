@@ -4,7 +4,7 @@
 //     "select": ["ALL"], "extend-select": [], "ignore": ["layout"],
 //     "severity-overrides": {"missed-in-place-pair": "note"},
 //     "per-path-ignores": {"generated/**": ["unused-suppression"]},
-//     "fail-on": "warning",
+//     "fail-on": "warning", "xla-version": "2026-06-03", "backend": "gpu",
 //     "rules": {"unclaimed-output-alias": {"writes_through_inputs": ["my_kernel"]}}
 //   }
 //
@@ -24,6 +24,7 @@
 #include "engine/rule.h"
 #include "engine/selection.h"
 #include "nlohmann/json.hpp"
+#include "xla/profile.h"
 
 namespace hlolint {
 
@@ -42,6 +43,8 @@ struct Config {
   std::vector<PathIgnore> per_path_ignores;
   std::optional<Severity> fail_on;
   nlohmann::json rule_options = nlohmann::json::object();  // {"rule-id": {...}}
+  std::optional<XlaProfile> xla_version;   // "xla-version" (its backend: kUnknown)
+  std::optional<BackendSetting> backend;   // "backend"
 };
 
 struct ConfigError {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "analysis/analyses.h"
+#include "analysis/backend.h"
 #include "analysis/attribute_index.h"
 #include "analysis/call_attributes.h"
 #include "analysis/opcode_index.h"
@@ -170,7 +171,12 @@ void ReleaseSeedRuleAnalyses(Analyses& analyses) {
 // each rule writing into a list of its own; analyses are shared (Analyses
 // is safe for concurrent use). The lists are appended in rule order.
 void RunRules(const Module& module, const LintOptions& options, std::vector<Diagnostic>* out) {
-  Analyses analyses(module);
+  Analyses analyses(module, options.xla);
+  if (options.detect_backend && !options.rules.empty()) {
+    const std::string_view platform = options.dump ? options.dump->Platform() : "";
+    analyses.set_xla(options.xla.WithBackend(
+        DetectBackend(module, platform, analyses.Get<OpcodeIndex>())));
+  }
   const std::vector<const Rule*>& rules = options.rules;
   const size_t threads = std::min<size_t>(std::max(options.module_threads, 1), rules.size());
   const uint32_t text_bytes = module.end_offset() - module.begin_offset();
@@ -234,6 +240,7 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
   std::vector<Diagnostic>& diagnostics = result.diagnostics;
   ParseLimits limits = options.limits;
   limits.threads = std::max(1, options.module_threads);
+  limits.xla = options.xla;
   ParseModules(
       file,
       [&](ParsedModule&& parsed) {

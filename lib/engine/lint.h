@@ -12,6 +12,7 @@
 #include "engine/dump_context.h"
 #include "engine/rule.h"
 #include "parse/value_parser.h"
+#include "xla/profile.h"
 
 namespace hlolint {
 
@@ -29,6 +30,11 @@ struct LintOptions {
   std::map<std::string, Severity, std::less<>> severity_overrides;  // by rule id
   nlohmann::json rule_options = nlohmann::json::object();          // {"rule-id": {...}}
   const DumpContext* dump = nullptr;
+  // The XLA judged for (--xla-version, --backend); with detect_backend
+  // (--backend auto) each module's backend comes from its dump name or its
+  // contents (analysis/backend.h), kUnknown when neither tells.
+  XlaProfile xla = XlaProfile::Latest();
+  bool detect_backend = true;
   // Threads one module may use for its parse and its rules (the CLI gives
   // the cores its file workers leave idle to a file's modules). 1: none.
   // With 2 or more, the rules of a module of at least

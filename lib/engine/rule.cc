@@ -1,5 +1,6 @@
 #include "engine/rule.h"
 
+#include "analysis/analyses.h"
 #include "parse/attributes.h"
 #include "util/strings.h"
 
@@ -49,6 +50,12 @@ DiagnosticBuilder& DiagnosticBuilder::Fix(std::string fix) {
   diagnostic_.fix = std::move(fix);
   return *this;
 }
+
+DiagnosticBuilder& DiagnosticBuilder::AssumesXla(XlaChange change) {
+  return Note(ctx_->xla().Assumption(change));
+}
+
+const XlaProfile& RuleContext::xla() const { return analyses_.xla(); }
 
 RuleContext::RuleContext(const Module& module, Analyses& analyses, const Rule& rule,
                          const nlohmann::json& options, const DumpContext* dump,

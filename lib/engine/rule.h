@@ -12,6 +12,7 @@
 #include "diag/diagnostic.h"
 #include "ir/module.h"
 #include "nlohmann/json.hpp"
+#include "xla/profile.h"
 
 namespace hlolint {
 
@@ -54,6 +55,9 @@ class DiagnosticBuilder {
   DiagnosticBuilder& Note(std::string message);  // no location
   DiagnosticBuilder& WithSeverity(Severity severity);
   DiagnosticBuilder& Fix(std::string fix);
+  // A note saying which XLA the verdict assumes, for a finding whose truth
+  // depends on `change` (xla/profile.h).
+  DiagnosticBuilder& AssumesXla(XlaChange change);
   Diagnostic& diagnostic() { return diagnostic_; }
 
  private:
@@ -73,6 +77,8 @@ class RuleContext {
   const nlohmann::json& options() const { return options_; }
   // Pass information when the file is an XLA per-pass dump (else null).
   const DumpContext* dump() const { return dump_; }
+  // The XLA this module is judged for (version and backend).
+  const XlaProfile& xla() const;
 
   // Reports at an instruction: located at its name, with module /
   // computation / instruction names, metadata source and fingerprint inputs.

@@ -1,6 +1,7 @@
 // Which attributes each opcode accepts, with value types and required flags,
 // as set up per opcode in XLA's HloParserImpl::CreateInstruction.
 #include <array>
+#include <utility>
 
 #include "parse/module_parser.h"
 
@@ -36,7 +37,18 @@ void AddDotDims(AttrSet& s) {
   s.Allow(A::kOperandPrecision, T::kPrecisionList);
 }
 
-AttrSet Build(Opcode op) {
+// Which name XLA's parser gives a convolution's kind (XlaChange::kConvKindAccepted,
+// kConvKindRenamed).
+enum class ConvKindName : uint8_t { kNone, kConvKind, kConvolutionKind };
+constexpr size_t kConvKindNames = 3;
+
+ConvKindName ConvKindNameOf(const XlaProfile& xla) {
+  if (xla.Has(XlaChange::kConvKindRenamed)) return ConvKindName::kConvolutionKind;
+  if (xla.Has(XlaChange::kConvKindAccepted)) return ConvKindName::kConvKind;
+  return ConvKindName::kNone;
+}
+
+AttrSet Build(Opcode op, ConvKindName conv_kind) {
   AttrSet s;
   AddCommon(s);
   switch (op) {
@@ -146,7 +158,16 @@ AttrSet Build(Opcode op) {
       s.Allow(A::kDimLabels, T::kConvDims, true);
       s.Allow(A::kFeatureGroupCount, T::kInt64);
       s.Allow(A::kBatchGroupCount, T::kInt64);
-      s.Allow(A::kConvolutionKind, T::kConvKind);
+      // One name or none, by the XLA read for; the others are accepted by
+      // some other XLA (ParseAttribute says which).
+      for (const auto& [name, which] : {std::pair{A::kConvKind, ConvKindName::kConvKind},
+                                        {A::kConvolutionKind, ConvKindName::kConvolutionKind}}) {
+        if (conv_kind == which) {
+          s.Allow(name, T::kConvKind);
+        } else {
+          s.other_xla.set(static_cast<size_t>(name));
+        }
+      }
       s.Allow(A::kOperandPrecision, T::kPrecisionList);
       s.Allow(A::kSparsityConfig, T::kSparsityConfig);
       s.Allow(A::kAlgorithm, T::kPrecisionAlgorithm);
@@ -314,15 +335,23 @@ AttrSet Build(Opcode op) {
 
 }  // namespace
 
-const AttrSet* AttrSetTable() {
-  static const auto* table = [] {
-    auto* sets = new std::array<AttrSet, kOpcodeCount>();
-    for (int i = 0; i < kOpcodeCount; ++i) (*sets)[i] = Build(static_cast<Opcode>(i));
-    return sets;
+const AttrSet* AttrSetTable(const XlaProfile& xla) {
+  using Table = std::array<AttrSet, kOpcodeCount>;
+  static const auto* tables = [] {
+    auto* all = new std::array<Table, kConvKindNames>();
+    for (size_t n = 0; n < kConvKindNames; ++n) {
+      for (int i = 0; i < kOpcodeCount; ++i) {
+        (*all)[n][i] = Build(static_cast<Opcode>(i), static_cast<ConvKindName>(n));
+      }
+    }
+    return all;
   }();
-  return table->data();
+  return (*tables)[static_cast<size_t>(ConvKindNameOf(xla))].data();
 }
 
-const AttrSet& AttrSetFor(Opcode opcode) { return AttrSetTable()[static_cast<size_t>(opcode)]; }
+const AttrSet& AttrSetFor(Opcode opcode) {
+  static const AttrSet* const latest = AttrSetTable(XlaProfile::Latest());
+  return latest[static_cast<size_t>(opcode)];
+}
 
 }  // namespace hlolint

@@ -11,6 +11,9 @@ class AttrReader : public ValueParser {
  public:
   AttrReader(const Module& m, const Attribute& attribute, ShapeTable* shapes)
       : ValueParser(m.source(), attribute.value_offset, shapes) {
+    // The parser validated the text for the XLA it was read for; whichever
+    // that was, its form reads back.
+    any_xla_syntax_ = true;
     Lex();
   }
 };

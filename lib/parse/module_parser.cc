@@ -1193,13 +1193,14 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
   }
   if (opcode == Opcode::kAsyncStart && sugar) {
     // Sugar: the wrapped op's attributes are written on the -start line.
-    const AttrSet& inner = AttrSetFor(wrapped);
+    const AttrSet& inner = attr_sets_[static_cast<size_t>(wrapped)];
     for (int i = 0; i < kAttrNameCount; ++i) {
       if (inner.types[i] != AttrType::kNotAllowed) {
         edited->types[i] = inner.types[i];
         edited->required[i] = inner.required[i];
       }
     }
+    edited->other_xla |= inner.other_xla;
     edited->Allow(AttrName::kCalls, inner.type(AttrName::kCalls),
                   inner.required[static_cast<size_t>(AttrName::kCalls)]);
   } else if ((opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) && sugar) {
@@ -1650,8 +1651,13 @@ bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount
       if (set.types[i] != AttrType::kNotAllowed) allowed.push_back(AttrNameText(static_cast<AttrName>(i)));
     }
     std::sort(allowed.begin(), allowed.end());
-    return Error(name_offset, StrCat("unexpected attribute \"", text, "\". Allowed attributes: ",
-                                           StrJoin(allowed, ", ")));
+    // An attribute another XLA's parser takes: which, and how to read it so.
+    const std::string other_xla =
+        name != AttrName::kUnknown && set.other_xla[static_cast<size_t>(name)]
+            ? StrCat(" ", OtherXlaAttributeNote(name))
+            : std::string();
+    return Error(name_offset, StrCat("unexpected attribute \"", text, "\"", other_xla,
+                                     ". Allowed attributes: ", StrJoin(allowed, ", ")));
   }
   seen.set(static_cast<size_t>(name));
   Attribute attribute;

@@ -79,6 +79,9 @@ enum class AttrType : uint8_t {
 struct AttrSet {
   std::array<AttrType, kAttrNameCount> types{};
   std::bitset<kAttrNameCount> required;
+  // Not allowed here, but by the parser of another XLA than the one read
+  // for (ParseLimits::xla): the error says which.
+  std::bitset<kAttrNameCount> other_xla;
   void Allow(AttrName name, AttrType type, bool is_required = false) {
     types[static_cast<size_t>(name)] = type;
     required[static_cast<size_t>(name)] = is_required;
@@ -87,9 +90,11 @@ struct AttrSet {
   AttrType type(AttrName name) const { return types[static_cast<size_t>(name)]; }
 };
 
+// The sets of XLA latest.
 const AttrSet& AttrSetFor(Opcode opcode);
-// AttrSetFor's sets, indexed by opcode (the parser keeps the pointer).
-const AttrSet* AttrSetTable();
+// The sets of the parser of `xla`, indexed by opcode (the parser keeps the
+// pointer; a few attributes were accepted by some XLA only).
+const AttrSet* AttrSetTable(const XlaProfile& xla);
 
 inline bool IsAsyncOpcode(Opcode op) {
   return op == Opcode::kAsyncStart || op == Opcode::kAsyncUpdate || op == Opcode::kAsyncDone;
@@ -461,7 +466,7 @@ class ModuleParser : public ValueParser {
   }
   void GrowScratch(size_t level);
 
-  const AttrSet* const attr_sets_ = AttrSetTable();
+  const AttrSet* const attr_sets_ = AttrSetTable(limits_.xla);
   std::unique_ptr<Module> module_;
   std::unique_ptr<Module::Builder> builder_;
   // Per open computation (inline computations nest): names, text order,

@@ -23,8 +23,9 @@ int64_t Product(const std::vector<int64_t>& dims) {
 std::string ValueParser::MeshAxes::ToString() const {
   if (maximal) return "maximal_mesh";
   std::string out = "mesh[";
+  const std::string_view quote = quoted ? "'" : "";
   for (size_t i = 0; i < names.size(); ++i) {
-    out += StrCat(i ? "," : "", "'", names[i], "'=", sizes[i]);
+    out += StrCat(i ? "," : "", quote, names[i], quote, "=", sizes[i]);
   }
   return out + "]";
 }
@@ -294,10 +295,12 @@ bool ValueParser::ParseSingleSharding(bool lbrace_pre_lexed, Sharding* out) {
   return true;
 }
 
-bool ValueParser::ParseMesh(MeshAxes* mesh) {
+bool ValueParser::ParseMesh(MeshAxes* mesh, MeshAxisNames names, bool named_sharding) {
   mesh->names.clear();
   mesh->sizes.clear();
   mesh->maximal = tok().text == "maximal_mesh";
+  mesh->named_sharding = named_sharding;
+  mesh->quoted = names == MeshAxisNames::kQuoted;
   Lex();
   if (mesh->maximal) {
     if (!ParseToken(TokKind::kLsquare, "expected '[' after maximal_mesh")) return false;
@@ -309,11 +312,14 @@ bool ValueParser::ParseMesh(MeshAxes* mesh) {
     return ParseInt64(&device) && ParseToken(TokKind::kRsquare, "expected ']' to end maximal_mesh");
   }
   if (!ParseToken(TokKind::kLsquare, "expected '[' after mesh")) return false;
+  // Text validated already is read in the form it has.
+  if (any_xla_syntax_) mesh->quoted = kind() != TokKind::kAttributeName;
   if (kind() != TokKind::kRsquare) {
     while (true) {
       std::string_view name;
       int64_t size;
-      if (!ParseString(&name) || !ParseToken(TokKind::kEqual, "expects '=' after axis name") ||
+      if (!ParseMeshAxisName(*mesh, true, &name) ||
+          (mesh->quoted && !ParseToken(TokKind::kEqual, "expects '=' after axis name")) ||
           !ParseInt64(&size)) {
         return false;
       }
@@ -369,10 +375,33 @@ bool ValueParser::ParseMesh(MeshAxes* mesh) {
   return true;
 }
 
+bool ValueParser::ParseMeshAxisName(const MeshAxes& mesh, bool declaration,
+                                    std::string_view* name) {
+  // The mesh's own names in the form the XLA read for rejects but another
+  // accepted: say which. (An axis reference in the other form than its
+  // mesh's names no XLA accepts.)
+  const bool other_form = mesh.named_sharding && declaration &&
+                          kind() == (mesh.quoted ? TokKind::kAttributeName : TokKind::kString);
+  if (mesh.quoted) {
+    if (other_form) return TokenError(StrCat("expects string ", MeshAxisNamesNote(false)));
+    return ParseString(name);
+  }
+  // XLA's ParseAttributeName and ParseName.
+  if (declaration ? kind() == TokKind::kAttributeName
+                  : kind() == TokKind::kIdent || kind() == TokKind::kName) {
+    *name = tok().text;
+    Lex();
+    return true;
+  }
+  const std::string_view expected = declaration ? "expects attribute name" : "expects name";
+  if (other_form) return TokenError(StrCat(expected, " ", MeshAxisNamesNote(true)));
+  return TokenError(std::string(expected));
+}
+
 bool ValueParser::ParseAxisRef(const MeshAxes& mesh, int64_t* size) {
   const uint32_t offset = lexer_.offset();
   std::string_view name;
-  if (!ParseString(&name)) return false;
+  if (!ParseMeshAxisName(mesh, false, &name)) return false;
   int64_t index = -1;
   for (size_t i = 0; i < mesh.names.size(); ++i) {
     if (mesh.names[i] == name) {
@@ -392,7 +421,9 @@ bool ValueParser::ParseAxisRef(const MeshAxes& mesh, int64_t* size) {
     }
   }
   *size = mesh.sizes[static_cast<size_t>(index)];
-  if (!EatIfPresent(TokKind::kColon)) return true;
+  // Unquoted, `name:` is one token (the ':' taken with the name) and XLA
+  // looked for the '(' only.
+  if (mesh.quoted ? !EatIfPresent(TokKind::kColon) : kind() != TokKind::kLparen) return true;
   int64_t pre_size;
   return ParseToken(TokKind::kLparen, "expected '(' before pre_size in sub axis") &&
          ParseInt64(&pre_size) &&
@@ -414,8 +445,13 @@ bool ValueParser::ParseAxisRefList(const MeshAxes& mesh, int64_t* product) {
 }
 
 bool ValueParser::ParseNamedSharding(Sharding* out) {
+  const MeshAxisNames names = NamedShardingAxisNames();
+  if (names == MeshAxisNames::kNone) {
+    // XLA's HLO sharding parser met a word it does not know.
+    return TokenError(StrCat("unexpected token ", NoNamedShardingNote()));
+  }
   MeshAxes mesh;
-  if (!ParseMesh(&mesh)) return false;
+  if (!ParseMesh(&mesh, names, true)) return false;
   int metadata_count = 0;
   if (out != nullptr) {
     *out = Sharding();
@@ -571,7 +607,10 @@ bool ValueParser::ParseMeshReplicaGroups(ReplicaGroups* out) {
   out->expanded = false;
   MeshAxes mesh;
   int64_t group_size;
-  if (!ParseMesh(&mesh) || !ParseAxisRefList(mesh, &group_size)) return false;
+  if (!ParseMesh(&mesh, MeshAxisNames::kQuoted, false) ||
+      !ParseAxisRefList(mesh, &group_size)) {
+    return false;
+  }
   const int64_t total = Product(mesh.sizes);
   out->group_size = group_size;
   out->group_count = group_size > 0 && total >= 0 ? total / group_size : 0;

@@ -42,6 +42,111 @@ ValueParser::ValueParser(const SourceFile& file, uint32_t start, ShapeTable* sha
 bool ValueParser::ValidateEmbeddedModule(uint32_t, std::string_view) { return true; }
 
 // ---------------------------------------------------------------------------
+// Syntax only some XLA accepted. The dates come from the table of tracked
+// changes (xla/profile.cc), never from here.
+
+namespace {
+
+// The day before `date`, a valid date.
+XlaDate DayBeforeXlaDate(XlaDate date) {
+  int32_t year = date.yyyymmdd / 10000, month = date.yyyymmdd / 100 % 100,
+          day = date.yyyymmdd % 100;
+  if (--day == 0) {
+    if (--month == 0) {
+      month = 12;
+      --year;
+    }
+    static constexpr int32_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    day = kDays[month - 1] + (month == 2 && leap ? 1 : 0);
+  }
+  return XlaDate{year * 10000 + month * 100 + day};
+}
+
+// The first day of main with `change`, and the last one without it.
+std::string FirstDayWith(XlaChange change) { return XlaChangeOf(change).date.ToString(); }
+std::string LastDayWithout(XlaChange change) {
+  return DayBeforeXlaDate(XlaChangeOf(change).date).ToString();
+}
+
+}  // namespace
+
+std::string ValueParser::OtherXlaAttributeNote(AttrName name) const {
+  const std::string read_as = StrCat("this file is read as ", limits_.xla.Describe());
+  const std::string accepted = FirstDayWith(XlaChange::kConvKindAccepted);
+  const std::string renamed = FirstDayWith(XlaChange::kConvKindRenamed);
+  const std::string last = LastDayWithout(XlaChange::kConvKindRenamed);
+  switch (name) {
+    case AttrName::kConvKind:
+      return StrCat("(XLA accepted conv_kind= only from ", accepted, " to ", last, "; since ",
+                    renamed, " it is convolution_kind=; ", read_as, ": --xla-version ", last,
+                    " reads it as that XLA did)");
+    case AttrName::kConvolutionKind:
+      return StrCat("(XLA accepts convolution_kind= only from ", renamed, " on; from ", accepted,
+                    " to ", last, " it was conv_kind=; ", read_as, ": --xla-version ", renamed,
+                    " or later reads it)");
+    default:
+      return StrCat("(", read_as, ")");
+  }
+}
+
+ValueParser::MeshAxisNames ValueParser::NamedShardingAxisNames() const {
+  // Text validated already: ParseMesh takes the form it has.
+  if (any_xla_syntax_ || limits_.xla.Has(XlaChange::kMeshAxesQuoted)) return MeshAxisNames::kQuoted;
+  if (limits_.xla.Has(XlaChange::kUnquotedMeshAxesAccepted)) return MeshAxisNames::kUnquoted;
+  return MeshAxisNames::kNone;
+}
+
+std::string ValueParser::MeshAxisNamesNote(bool quoted) const {
+  const std::string read_as = StrCat("this file is read as ", limits_.xla.Describe());
+  const std::string unquoted_from = FirstDayWith(XlaChange::kUnquotedMeshAxesAccepted);
+  const std::string quoted_from = FirstDayWith(XlaChange::kMeshAxesQuoted);
+  const std::string unquoted_to = LastDayWithout(XlaChange::kMeshAxesQuoted);
+  if (!quoted) {
+    return StrCat("(XLA accepted unquoted mesh axis names (mesh[a=2], {a}) only from ",
+                  unquoted_from, " to ", unquoted_to, "; since ", quoted_from,
+                  " they are quoted (mesh['a'=2], {'a'}); ", read_as, ": --xla-version ",
+                  unquoted_to, " reads it as that XLA did)");
+  }
+  return StrCat("(XLA accepts quoted mesh axis names (mesh['a'=2], {'a'}) only from ", quoted_from,
+                " on; from ", unquoted_from, " to ", unquoted_to,
+                " they were unquoted (mesh[a=2], {a}); ", read_as, ": --xla-version ", quoted_from,
+                " or later reads it)");
+}
+
+std::string ValueParser::NoNamedShardingNote() const {
+  const std::string unquoted_from = FirstDayWith(XlaChange::kUnquotedMeshAxesAccepted);
+  const std::string quoted_from = FirstDayWith(XlaChange::kMeshAxesQuoted);
+  const std::string unquoted_to = LastDayWithout(XlaChange::kMeshAxesQuoted);
+  // Which form the names after `mesh[` have, for the advice.
+  enum class Form { kEither, kQuoted, kUnquoted } form = Form::kEither;
+  if (tok().text == "mesh") {
+    const char* p = lexer_.buffer() + lexer_.position();
+    auto skip_blanks = [&p] {
+      while (IsBlankByte(*p)) ++p;
+    };
+    skip_blanks();
+    if (*p == '[') {
+      ++p;
+      skip_blanks();
+      if (*p == '\'' || *p == '"') {
+        form = Form::kQuoted;
+      } else if (IsIdentStartByte(*p)) {
+        form = Form::kUnquoted;
+      }
+    }
+  }
+  const std::string advice =
+      form == Form::kQuoted     ? StrCat(quoted_from, " or later reads it")
+      : form == Form::kUnquoted ? StrCat(unquoted_to, " reads it as that XLA did")
+                                : StrCat(unquoted_from, " or later reads it");
+  return StrCat("(XLA parses named shardings (mesh[...], maximal_mesh[...]) only from ",
+                unquoted_from, " on, with unquoted axis names (mesh[a=2]) until ", unquoted_to,
+                " and quoted ones (mesh['a'=2]) since ", quoted_from, "; this file is read as ",
+                limits_.xla.Describe(), ": --xla-version ", advice, ")");
+}
+
+// ---------------------------------------------------------------------------
 // Tokens
 
 bool ValueParser::Error(uint32_t offset, std::string message) {

@@ -18,6 +18,7 @@
 #include "lex/lexer.h"
 #include "parse/name_table.h"
 #include "parse/values.h"
+#include "xla/profile.h"
 
 namespace hlolint {
 
@@ -51,6 +52,9 @@ struct ParseLimits {
   // Tests: one cut only, at the first indented line (an instruction) at or
   // after this offset, the second chunk a continuation of its computation.
   uint32_t parallel_continuation_from = 0;
+  // The XLA whose syntax to accept: a few attributes were accepted by XLA's
+  // parser for some weeks only (xla/profile.h).
+  XlaProfile xla = XlaProfile::Latest();
 };
 
 class ValueParser {
@@ -158,6 +162,15 @@ class ValueParser {
   // DepthGuard's error, out of line.
   void NestingTooDeep();
 
+  // --- syntax only some XLA accepted (ParseLimits::xla, xla/profile.h) ---
+  // Set by readers of text the parser has validated (parse/attributes.h):
+  // they take whatever form any XLA accepted.
+  bool any_xla_syntax_ = false;
+  // "(...)" for an error about `name`, an attribute the parser of another
+  // XLA than the one read for accepts (AttrSet::other_xla): which XLA
+  // accepted it, and the --xla-version that reads it.
+  std::string OtherXlaAttributeNote(AttrName name) const;
+
   const SourceFile& file_;
   // One past the text: the NUL sentinel SourceFile guarantees.
   const char* file_end() const { return file_.data() + file_.size(); }
@@ -211,14 +224,36 @@ class ValueParser {
   // A device mesh `mesh['a'=2,'b'=4]` (optionally `, device_ids=(...)`) or
   // `maximal_mesh[device_id=N]`.
   struct MeshAxes {
-    std::vector<std::string_view> names;  // raw string token texts
+    std::vector<std::string_view> names;  // raw string token texts, or identifiers
     std::vector<int64_t> sizes;
     bool maximal = false;
+    // Axis names are quoted strings (`'a'=2`, `{'a'}`), else identifiers
+    // (`a=2`, `{a}`), as XLA's named-sharding parser took them from
+    // XlaChange::kUnquotedMeshAxesAccepted until kMeshAxesQuoted.
+    bool quoted = true;
+    // Of a named sharding (replica groups were only ever quoted): errors
+    // about the quotes say which XLA read the other form.
+    bool named_sharding = false;
     std::string ToString() const;
   };
-  bool ParseMesh(MeshAxes* mesh);
-  // A mesh axis `'name'` or `'index'`, optionally a sub-axis `:(pre)size`;
-  // *size is the number of devices along it.
+  // How the XLA read for writes the axis names of a named sharding; kNone:
+  // it has no named shardings.
+  enum class MeshAxisNames : uint8_t { kNone, kUnquoted, kQuoted };
+  MeshAxisNames NamedShardingAxisNames() const;
+  // On the `mesh` or `maximal_mesh` token. `names`: as NamedShardingAxisNames,
+  // for a named sharding, kQuoted for replica groups.
+  bool ParseMesh(MeshAxes* mesh, MeshAxisNames names, bool named_sharding);
+  // An axis name, declared (`'a'=`, `a=`) or referred to (`'a'`, `a`).
+  bool ParseMeshAxisName(const MeshAxes& mesh, bool declaration, std::string_view* name);
+  // "(...)" for the axis names of a named sharding's mesh written in the
+  // form (`quoted` or not) the XLA read for rejects.
+  std::string MeshAxisNamesNote(bool quoted) const;
+  // "(...)" for a named sharding read for an XLA without them (the `mesh`
+  // token is the current one).
+  std::string NoNamedShardingNote() const;
+  // A mesh axis `'name'` or `'index'`, optionally a sub-axis `:(pre)size`
+  // (unquoted: `name`, optionally `name:(pre)size`); *size is the number of
+  // devices along it.
   bool ParseAxisRef(const MeshAxes& mesh, int64_t* size);
   bool ParseAxisRefList(const MeshAxes& mesh, int64_t* product);
   bool ParseNamedSharding(Sharding* out);

@@ -82,7 +82,7 @@ struct Sharding {
   std::optional<int64_t> shard_as;
   std::optional<int64_t> shard_like;
   int metadata_count = 0;
-  std::vector<std::string> mesh_axes;  // kNamed: axis names as written (quoted)...
+  std::vector<std::string> mesh_axes;  // kNamed: axis names as written, without quotes...
   std::vector<int64_t> mesh_sizes;     // ...and sizes
   std::vector<Sharding> elements;      // kTuple
 };

@@ -19,7 +19,7 @@ namespace {
 // to its 1-based line.
 // With `names`, instruction i of computation c is named names[8 * c + i]
 // instead, and the clash takes names[0].
-std::string Module(int computations, int clash_in, int* line,
+std::string ModuleText(int computations, int clash_in, int* line,
                    const std::vector<std::string>* names = nullptr) {
   std::string text = "HloModule many_names\n";
   int at = 1;
@@ -75,7 +75,7 @@ TEST_CASE("verify-names finds a clash in a small and in a partitioned module",
     for (int clash_in : {1, computations / 2, computations - 1}) {
       INFO(computations << " computations, clash in comp" << clash_in);
       int line = 0;
-      const std::string text = Module(computations, clash_in, &line);
+      const std::string text = ModuleText(computations, clash_in, &line);
       const std::vector<Diagnostic> found = VerifyNames(text);
       REQUIRE(found.size() == 1);
       CHECK(found[0].rule == "verify-names");
@@ -88,7 +88,7 @@ TEST_CASE("verify-names finds a clash in a small and in a partitioned module",
       CHECK(found[0].notes[0].resolved.line == 3u);
     }
     int line = 0;
-    CHECK(VerifyNames(Module(computations, -1, &line)).empty());
+    CHECK(VerifyNames(ModuleText(computations, -1, &line)).empty());
   }
 }
 
@@ -106,14 +106,14 @@ TEST_CASE("verify-names finds a clash when the names crowd one partition", "[ver
   }
   int line = 0;
   const std::vector<Diagnostic> found =
-      VerifyNames(Module(kComputations, kComputations - 2, &line, &names));
+      VerifyNames(ModuleText(kComputations, kComputations - 2, &line, &names));
   REQUIRE(found.size() == 1);
   CHECK(found[0].resolved.line == static_cast<uint32_t>(line));
   CHECK(found[0].message ==
         StrCat("[InstructionVerifier::Preprocess] HLO has name that is not unique within "
                "module: ", names[0], " is also defined in comp0; XLA renames this one when it "
                "parses the module"));
-  CHECK(VerifyNames(Module(kComputations, -1, &line, &names)).empty());
+  CHECK(VerifyNames(ModuleText(kComputations, -1, &line, &names)).empty());
 }
 
 }  // namespace

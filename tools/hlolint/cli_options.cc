@@ -62,6 +62,18 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
                      "Lowest severity that makes the exit status 1: error|warning|note "
                      "(default error)")
           ->type_name("LEVEL");
+  std::string xla_version;
+  CLI::Option* xla_version_option =
+      app.add_option("--xla-version", xla_version,
+                     "The XLA to judge for: latest (default), a date of XLA's main branch "
+                     "(YYYY-MM-DD) or jaxlib-X.Y.Z (docs/xla-versions.md)")
+          ->type_name("VERSION");
+  std::string backend;
+  CLI::Option* backend_option =
+      app.add_option("--backend", backend,
+                     "The XLA backend that compiled the inputs: auto (default: from dump names "
+                     "and contents)|cpu|gpu|tpu")
+          ->type_name("BACKEND");
   app.add_flag("--exit-zero", options->exit_zero,
                "Exit with status 0 even when findings are reported (2 still means an error)");
 
@@ -140,6 +152,8 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
   }
   if (select_option->count() > 0) options->select = select;
   if (fail_on_option->count() > 0) options->fail_on = fail_on;
+  if (xla_version_option->count() > 0) options->xla_version = xla_version;
+  if (backend_option->count() > 0) options->backend = backend;
   static const std::map<std::string, ColorMode> kColors = {
       {"auto", ColorMode::kAuto}, {"always", ColorMode::kAlways}, {"never", ColorMode::kNever}};
   auto mode = kColors.find(color);

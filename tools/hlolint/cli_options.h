@@ -19,6 +19,8 @@ struct CliOptions {
   std::vector<std::string> ignore;
   std::vector<std::string> severity_overrides;  // "rule=level"
   std::optional<std::string> fail_on;
+  std::optional<std::string> xla_version;
+  std::optional<std::string> backend;
   bool exit_zero = false;
   std::string config;
   bool no_config = false;

@@ -41,6 +41,8 @@ struct CliRuleSettings {
   SelectionLayer selection;
   std::map<std::string, Severity, std::less<>> severity_overrides;
   std::optional<Severity> fail_on;
+  std::optional<XlaProfile> xla_version;
+  std::optional<BackendSetting> backend;
 };
 
 bool ValidateSpecifiers(const char* flag, const std::vector<std::string>& specifiers) {
@@ -75,6 +77,21 @@ bool ReadCliRuleSettings(const CliOptions& options, CliRuleSettings* out) {
       return false;
     }
     for (const Rule* r : *rules) out->severity_overrides[std::string(r->info().id)] = *level;
+  }
+  if (options.xla_version) {
+    out->xla_version = XlaProfile::Parse(*options.xla_version);
+    if (!out->xla_version) {
+      PrintError(StrCat("--xla-version must be ", kXlaVersionHelp, ", not '", *options.xla_version,
+                        "'"));
+      return false;
+    }
+  }
+  if (options.backend) {
+    out->backend = ParseBackendSetting(*options.backend);
+    if (!out->backend) {
+      PrintError(StrCat("--backend must be ", kBackendSettingHelp, ", not '", *options.backend, "'"));
+      return false;
+    }
   }
   if (options.fail_on) {
     out->fail_on = SeverityFromName(*options.fail_on);
@@ -111,6 +128,16 @@ bool MakeProfile(const Config* config, const CliRuleSettings& cli, Profile* out)
   }
   for (const auto& [rule, level] : cli.severity_overrides) out->base.severity_overrides[rule] = level;
   if (cli.fail_on) out->fail_on = *cli.fail_on;
+  // The command line over the configuration, each of the two settings alone.
+  std::optional<XlaProfile> version = cli.xla_version;
+  if (!version && config != nullptr) version = config->xla_version;
+  std::optional<BackendSetting> backend = cli.backend;
+  if (!backend && config != nullptr) backend = config->backend;
+  if (version) out->base.xla = *version;
+  if (backend) {
+    out->base.detect_backend = backend->detect;
+    out->base.xla = out->base.xla.WithBackend(backend->backend);
+  }
   return true;
 }
 
