@@ -113,6 +113,16 @@ class MissedInPlacePairRule : public Rule {
     return later_reader;
   }
 
+  // What XLA's pair discovery looks through in this profile, for messages.
+  static std::string_view WhatXlaFollows(const XlaProfile& xla) {
+    if (!xla.Has(XlaChange::kOutputSideFollowsNoOps)) {
+      return "tuple and get-tuple-element, and one bitcast towards the parameter";
+    }
+    return xla.Has(XlaChange::kGpuReshapeIsNoOpForAliasing)
+               ? "tuple, get-tuple-element, bitcast and reshape"
+               : "tuple, get-tuple-element and bitcast";
+  }
+
   static void Report(RuleContext& ctx, InstrId fusion, const ExtendedFusionPair& found,
                      InstrId operand, const Conflict& conflict) {
     const Module& m = ctx.module();
@@ -123,24 +133,42 @@ class MissedInPlacePairRule : public Rule {
         m.name(operand), "'", ShapeIndexSuffix(found.pair.operand_index), ") in place through ",
         OpcodeName(m.opcode(op)), " '", m.name(op),
         "', but XLA's in-place pair discovery stops at ",
-        OpcodeName(m.opcode(first_blocker)), " '", m.name(first_blocker),
-        "' (it looks only through tuple, get-tuple-element and bitcast), so no must-alias pair "
-        "operand ", found.pair.operand, ShapeIndexSuffix(found.pair.operand_index), " -> output ",
+        OpcodeName(m.opcode(first_blocker)), " '", m.name(first_blocker), "' (it looks only through ",
+        WhatXlaFollows(ctx.xla()), "), so no must-alias pair operand ", found.pair.operand,
+        ShapeIndexSuffix(found.pair.operand_index), " -> output ",
         ShapeIndexToString(found.pair.output_index),
         " is recorded and buffer assignment and copy insertion treat the fusion as out of place");
     message += conflict.message;
     auto report = ctx.Report(fusion, std::move(message));
     if (conflict.other != kNoId) report.WithSeverity(Severity::kError);
+    bool reshape_blocks = false, bitcast_blocks = false;
     for (InstrId blocker : found.blockers) {
+      reshape_blocks |= m.opcode(blocker) == Opcode::kReshape;
+      bitcast_blocks |= m.opcode(blocker) == Opcode::kBitcast;
       report.Note(blocker, StrCat(OpcodeName(m.opcode(blocker)),
                                   " here hides the in-place update from XLA's pair discovery"));
     }
     if (conflict.other != kNoId) report.Note(conflict.other, conflict.note);
-    report.Fix(StrCat("use a bitcast instead where the layouts allow it, move the ",
-                      OpcodeName(m.opcode(first_blocker)),
-                      " out of the fusion, or declare output_to_operand_aliasing={",
-                      ShapeIndexToString(found.pair.output_index), ": (", found.pair.operand, ", ",
-                      ShapeIndexToString(found.pair.operand_index), ")}"));
+    // The verdict of a reshape or bitcast depends on which XLA compiled it.
+    if (reshape_blocks) report.AssumesXla(XlaChange::kGpuReshapeIsNoOpForAliasing);
+    if (bitcast_blocks) report.AssumesXla(XlaChange::kOutputSideFollowsNoOps);
+    report.Fix(FixFor(m, fusion, found, operand, first_blocker));
+  }
+
+  // XLA's verifier rejects an output_to_operand_aliasing whose output and
+  // operand shapes differ, so that fix is offered only when they are equal.
+  static std::string FixFor(const Module& m, InstrId fusion, const ExtendedFusionPair& found,
+                            InstrId operand, InstrId first_blocker) {
+    std::string fix = StrCat("use a bitcast instead where the layouts allow it, or move the ",
+                             OpcodeName(m.opcode(first_blocker)), " out of the fusion");
+    const Shape* output = Subshape(m.shape(fusion), found.pair.output_index);
+    const Shape* input = Subshape(m.shape(operand), found.pair.operand_index);
+    if (output != nullptr && input != nullptr && ShapesEqual(*output, *input)) {
+      fix += StrCat(", or declare output_to_operand_aliasing={",
+                    ShapeIndexToString(found.pair.output_index), ": (", found.pair.operand, ", ",
+                    ShapeIndexToString(found.pair.operand_index), ")}");
+    }
+    return fix;
   }
 };
 

@@ -27,18 +27,56 @@ bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
   return false;
 }
 
-// Appends output_to_operand_aliasing as pairs; `wrapped` puts the outputs
-// under element {1} (the wrapped op's result inside an async-start).
-void AddAliasingPairs(const CallAttributes& call_attributes, InstrId id, bool wrapped,
+// Appends output_to_operand_aliasing as pairs, in the instruction's own
+// shape indices.
+void AddAliasingPairs(const CallAttributes& call_attributes, InstrId id,
                       std::vector<InPlacePair>& pairs) {
   for (const OutputOperandAlias& alias : call_attributes.Aliasing(id)) {
     InPlacePair& pair = pairs.emplace_back();
     pair.operand = alias.operand;
     pair.operand_index = alias.operand_index;
-    if (wrapped) pair.output_index.push_back(1);
-    pair.output_index.insert(pair.output_index.end(), alias.output_index.begin(),
-                             alias.output_index.end());
+    pair.output_index = alias.output_index;
   }
+}
+
+// Whether `id`'s output_to_operand_aliasing is its own: XLA's parser gives
+// the attribute of a `custom-call-start` or `fusion-start` to the wrapped
+// custom call or fusion (in the wrapped op's indices), and that of any other
+// async-start to the start itself.
+bool AliasingBelongsToStart(const Module& m, InstrId start) {
+  if (!m.instr(start).has(Instruction::kAsyncSugar)) return true;
+  const Opcode wrapped = m.async_wrapped_opcode(start);
+  return wrapped != Opcode::kCustomCall && wrapped != Opcode::kFusion;
+}
+
+// The async-start of the chain `id` (an async-update or async-done) belongs
+// to, through its operand 0 and earlier updates; kNoId when there is none.
+// `*bound` counts the operands the chain has bound up to and including
+// that operand (XLA's GetAsyncBoundOperands).
+InstrId AsyncChainStart(const Module& m, InstrId id, int64_t* bound) {
+  *bound = 0;
+  InstrId at = m.operands(id).empty() ? kNoId : m.operand(id, 0);
+  for (size_t steps = 0; at != kNoId && steps < m.instruction_count(); ++steps) {
+    if (m.opcode(at) == Opcode::kAsyncStart) {
+      *bound += static_cast<int64_t>(m.operands(at).size());
+      return at;
+    }
+    if (m.opcode(at) != Opcode::kAsyncUpdate || m.operands(at).empty()) return kNoId;
+    *bound += static_cast<int64_t>(m.operands(at).size()) - 1;
+    at = m.operand(at, 0);
+  }
+  return kNoId;
+}
+
+// An element of a tuple that holds nothing yet (a late-bound operand or
+// output of an async chain): `()`.
+bool IsEmptyTupleAt(const Shape& shape, int64_t element) {
+  if (!shape.IsTuple() || element < 0 ||
+      element >= static_cast<int64_t>(shape.tuple_shapes.size())) {
+    return false;
+  }
+  const Shape& at = *shape.tuple_shapes[static_cast<size_t>(element)];
+  return at.IsTuple() && at.tuple_shapes.empty();
 }
 
 // Operand `n` of `id`, or kNoId when out of range.
@@ -63,9 +101,9 @@ void AddPair(std::vector<InPlacePair>& pairs, int64_t operand,
 // Whether XLA's pair discovery can start at a fused root with this opcode:
 // most roots are plain compute, from which no walk starts and which have no
 // pairs themselves.
-bool RootMayHavePairs(Opcode root_opcode) {
+bool RootMayHavePairs(Opcode root_opcode, bool reshape_is_no_op) {
   return root_opcode == Opcode::kTuple || root_opcode == Opcode::kGetTupleElement ||
-         root_opcode == Opcode::kBitcast || MayBeInPlace(root_opcode);
+         IsNoOpForAliasAnalysis(root_opcode, reshape_is_no_op) || MayBeInPlace(root_opcode);
 }
 
 bool HasPair(const InPlacePairs::PairList& pairs, const InPlacePair& pair) {
@@ -88,8 +126,12 @@ ValueRef FollowTupleIndirection(const Module& m, ValueRef value) {
   return value;
 }
 
-ValueRef FollowNoOpIndirection(const Module& m, ValueRef value) {
-  while (value.index.empty() && m.opcode(value.instr) == Opcode::kBitcast &&
+bool IsNoOpForAliasAnalysis(Opcode opcode, bool reshape_is_no_op) {
+  return opcode == Opcode::kBitcast || (reshape_is_no_op && opcode == Opcode::kReshape);
+}
+
+ValueRef FollowNoOpIndirection(const Module& m, ValueRef value, bool reshape_is_no_op) {
+  while (value.index.empty() && IsNoOpForAliasAnalysis(m.opcode(value.instr), reshape_is_no_op) &&
          !m.operands(value.instr).empty()) {
     value.instr = m.operand(value.instr, 0);
   }
@@ -103,7 +145,10 @@ bool IsLayoutOnlyBlocker(Opcode opcode) {
 // ---------------------------------------------------------------- InPlacePairs
 
 InPlacePairs::InPlacePairs(const Module& module, Analyses& analyses)
-    : m_(module), call_attributes_(analyses.Get<CallAttributes>()) {
+    : m_(module),
+      call_attributes_(analyses.Get<CallAttributes>()),
+      xla_(analyses.xla()),
+      reshape_is_no_op_(xla_.Has(XlaChange::kGpuReshapeIsNoOpForAliasing)) {
   // One pass over the opcodes (a byte per instruction): merging the opcode
   // index's groups (fusion is a bulk one, itself a pass) took twice as long.
   std::array<bool, kOpcodeCount + 1> candidate{};
@@ -133,7 +178,8 @@ bool InPlacePairs::AnyInPlace(std::span<const InstrId> ids) const {
     const InstrId id = ids[k];
     const Opcode opcode = m_.opcode(id);
     if (!MayBeInPlace(opcode)) continue;
-    if (opcode == Opcode::kFusion && (step[k] == kNoId || !RootMayHavePairs(m_.opcode(step[k]))) &&
+    if (opcode == Opcode::kFusion &&
+        (step[k] == kNoId || !RootMayHavePairs(m_.opcode(step[k]), reshape_is_no_op_)) &&
         call_attributes_.Aliasing(id).empty()) {
       continue;  // no pairs (Compute)
     }
@@ -208,11 +254,14 @@ void InPlacePairs::Compute(InstrId id, uint32_t slot) const {
   if (scratch_.size() <= depth_) scratch_.emplace_back();
   std::vector<InPlacePair>& pairs = scratch_[depth_++];
   pairs.clear();
+  uint32_t discovered = 0;
   if (m_.opcode(id) == Opcode::kFusion) {
     AddDiscoveredFusionPairs(id, pairs);
-    AddAliasingPairs(call_attributes_, id, false, pairs);
+    discovered = static_cast<uint32_t>(pairs.size());
+    AddAliasingPairs(call_attributes_, id, pairs);
   } else {
     AddDirectPairs(id, pairs);
+    discovered = static_cast<uint32_t>(pairs.size());
   }
   --depth_;
   const auto count = static_cast<uint32_t>(pairs.size());
@@ -223,7 +272,7 @@ void InPlacePairs::Compute(InstrId id, uint32_t slot) const {
       stored[k] = {pairs[k].operand, PackIndex(pairs[k].operand_index),
                    PackIndex(pairs[k].output_index)};
     }
-    range = {stored, count};
+    range = {stored, count, discovered};
   }
   range_of_[slot] = range;
   state_[slot].store(kDone, std::memory_order_release);  // publishes the range
@@ -240,6 +289,8 @@ bool MayBeInPlace(Opcode opcode) {
     case Opcode::kCollectivePermuteStart:
     case Opcode::kCustomCall:
     case Opcode::kAsyncStart:
+    case Opcode::kAsyncUpdate:
+    case Opcode::kAsyncDone:
     case Opcode::kSetDimensionSize:
     case Opcode::kRaggedAllToAll:
     case Opcode::kFusion:
@@ -254,10 +305,14 @@ void InPlacePairs::AddDirectPairs(InstrId id, std::vector<InPlacePair>& pairs) c
   const int64_t operand_count = m_.OperandCount(instr);
   switch (instr.opcode) {  // every case is listed in MayBeInPlace above
     case Opcode::kAllReduceStart:
-      // NVSHMEM one-shot all-reduce needs separate input and output buffers.
-      if (auto config = RawStringAttr(m_, id, AttrName::kBackendConfig);
-          config && ContainsIgnoreCase(*config, "nvshmem")) {
-        return;
+      // NVSHMEM's one-shot all-reduce needed separate input and output
+      // buffers until XLA dropped NVSHMEM.
+      if (xla_.Has(XlaChange::kAllReduceStartNvshmemOutOfPlace) &&
+          !xla_.Has(XlaChange::kAllReduceStartNvshmemInPlace)) {
+        if (auto config = RawStringAttr(m_, id, AttrName::kBackendConfig);
+            config && ContainsIgnoreCase(*config, "nvshmem")) {
+          return;
+        }
       }
       [[fallthrough]];
     case Opcode::kDynamicUpdateSlice:
@@ -273,36 +328,20 @@ void InPlacePairs::AddDirectPairs(InstrId id, std::vector<InPlacePair>& pairs) c
       return;
     }
     case Opcode::kCollectivePermute:
-    case Opcode::kCollectivePermuteStart: {
-      if (operand_count != 4) return;
-      const bool start = instr.opcode == Opcode::kCollectivePermuteStart;
-      // The -start form is in place only in its slice form (`slice_sizes`).
-      if (start && m_.FindAttribute(id, AttrName::kSliceSizes) == nullptr) return;
-      if (start) {
-        AddPair(pairs, 1, {}, {1});
-      } else {
-        AddPair(pairs, 1, {}, {});
-      }
-      const Shape& buffer = m_.shape(m_.operand(id, 1));
-      if (buffer.IsTuple()) {
-        for (int64_t i = 0; i < static_cast<int64_t>(buffer.tuple_shapes.size()); ++i) {
-          if (start) {
-            AddPair(pairs, 1, {i}, {1, i});
-          } else {
-            AddPair(pairs, 1, {i}, {i});
-          }
-        }
-      }
+    case Opcode::kCollectivePermuteStart:
+      AddCollectivePermutePairs(id, pairs);
       return;
-    }
     case Opcode::kCustomCall:
-      AddAliasingPairs(call_attributes_, id, false, pairs);
+      AddAliasingPairs(call_attributes_, id, pairs);
       return;
     case Opcode::kAsyncStart:
-      // The `X-start` sugar writes the wrapped op's attributes on the start
-      // line: its aliasing is relative to the wrapped op, whose result is
-      // element {1} of the async-start.
-      AddAliasingPairs(call_attributes_, id, instr.has(Instruction::kAsyncSugar), pairs);
+      AddAsyncStartPairs(id, pairs);
+      return;
+    case Opcode::kAsyncUpdate:
+      if (xla_.Has(XlaChange::kAsyncUpdateDoneInPlace)) AddAsyncUpdatePairs(id, pairs);
+      return;
+    case Opcode::kAsyncDone:
+      if (xla_.Has(XlaChange::kAsyncUpdateDoneInPlace)) AddAsyncDonePairs(id, pairs);
       return;
     case Opcode::kSetDimensionSize:
       AddPair(pairs, 0, {}, {});
@@ -315,6 +354,98 @@ void InPlacePairs::AddDirectPairs(InstrId id, std::vector<InPlacePair>& pairs) c
   }
 }
 
+void InPlacePairs::AddCollectivePermutePairs(InstrId id, std::vector<InPlacePair>& pairs) const {
+  if (m_.operands(id).size() != 4) return;
+  const bool start = m_.opcode(id) == Opcode::kCollectivePermuteStart;
+  // HloCollectivePermuteInstruction::inplace(): a non-empty slice_sizes.
+  const auto slice_sizes = IntListListAttr(m_, id, AttrName::kSliceSizes);
+  const bool in_place = slice_sizes && !slice_sizes->empty();
+  const XlaChange needs_slices = start ? XlaChange::kCollectivePermuteStartInPlaceNeedsSlices
+                                       : XlaChange::kCollectivePermuteInPlaceNeedsSlices;
+  if (!in_place && xla_.Has(needs_slices)) return;
+  // Operand 1 is the output buffer; the -start's result is element {1}.
+  if (start) {
+    AddPair(pairs, 1, {}, {1});
+  } else {
+    AddPair(pairs, 1, {}, {});
+  }
+  const Shape& buffer = m_.shape(m_.operand(id, 1));
+  if (!buffer.IsTuple()) return;
+  for (int64_t i = 0; i < static_cast<int64_t>(buffer.tuple_shapes.size()); ++i) {
+    if (start) {
+      AddPair(pairs, 1, {i}, {1, i});
+    } else {
+      AddPair(pairs, 1, {i}, {i});
+    }
+  }
+}
+
+void InPlacePairs::AddAsyncStartPairs(InstrId id, std::vector<InPlacePair>& pairs) const {
+  if (!xla_.Has(XlaChange::kAsyncStartAliasing) || !AliasingBelongsToStart(m_, id)) return;
+  const bool checked = xla_.Has(XlaChange::kAsyncUpdateDoneInPlace);
+  const int64_t operand_count = static_cast<int64_t>(m_.operands(id).size());
+  if (checked && operand_count == 0) return;
+  const Shape& shape = m_.shape(id);
+  for (const OutputOperandAlias& alias : call_attributes_.Aliasing(id)) {
+    if (checked) {
+      // XLA drops what does not fit the start, and CHECK-fails on an empty
+      // output index (hlolint drops that too).
+      if (alias.output_index.empty()) continue;
+      if (alias.output_index[0] == 1 && IsEmptyTupleAt(shape, 1)) continue;
+      if (Subshape(shape, alias.output_index) == nullptr) continue;
+      if (alias.operand >= operand_count) continue;
+    }
+    InPlacePair& pair = pairs.emplace_back();
+    pair.operand = alias.operand;
+    pair.operand_index = alias.operand_index;
+    pair.output_index = alias.output_index;
+  }
+}
+
+void InPlacePairs::AddAsyncUpdatePairs(InstrId id, std::vector<InPlacePair>& pairs) const {
+  int64_t bound = 0;
+  const InstrId start = AsyncChainStart(m_, id, &bound);
+  if (start == kNoId || !AliasingBelongsToStart(m_, start)) return;
+  const int64_t operand_count = static_cast<int64_t>(m_.operands(id).size());
+  if (operand_count == 1) return;  // a classic update binds nothing
+  const Shape& shape = m_.shape(id);
+  for (const OutputOperandAlias& alias : call_attributes_.Aliasing(start)) {
+    if (alias.output_index.empty()) continue;
+    if (alias.output_index[0] == 1 && IsEmptyTupleAt(shape, 1)) continue;  // not bound yet
+    if (Subshape(shape, alias.output_index) == nullptr) continue;
+    // The start's operand numbers count every operand bound along the chain;
+    // this update's late-bound operands are 1.. of its own.
+    const int64_t operand = alias.operand - bound + 1;
+    if (operand <= 0 || operand >= operand_count) continue;
+    InPlacePair& pair = pairs.emplace_back();
+    pair.operand = operand;
+    pair.operand_index = alias.operand_index;
+    pair.output_index = alias.output_index;
+  }
+}
+
+void InPlacePairs::AddAsyncDonePairs(InstrId id, std::vector<InPlacePair>& pairs) const {
+  int64_t bound = 0;
+  const InstrId start = AsyncChainStart(m_, id, &bound);
+  if (start == kNoId || !AliasingBelongsToStart(m_, start)) return;
+  const Shape& shape = m_.shape(id);
+  for (const OutputOperandAlias& alias : call_attributes_.Aliasing(start)) {
+    // Only entries into the start's result element {1} reach the done.
+    if (alias.output_index.empty() || alias.output_index[0] != 1) continue;
+    InPlacePair& pair = pairs.emplace_back();
+    pair.output_index.assign(alias.output_index.begin() + 1, alias.output_index.end());
+    if (Subshape(shape, pair.output_index) == nullptr) {
+      pairs.pop_back();
+      continue;
+    }
+    // Operand 0 is the chain: element {0} of it holds the bound operands.
+    pair.operand = 0;
+    pair.operand_index = {0, alias.operand};
+    pair.operand_index.insert(pair.operand_index.end(), alias.operand_index.begin(),
+                              alias.operand_index.end());
+  }
+}
+
 void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion,
                                             std::vector<InPlacePair>& result) const {
   auto called = m_.called(fusion);
@@ -322,16 +453,25 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion,
   const InstrId root = m_.computation(called[0]).root;
   if (root == kNoId) return;
   // No leaf of the fusion can find a pair from most fused roots.
-  if (!RootMayHavePairs(m_.opcode(root))) return;
+  if (!RootMayHavePairs(m_.opcode(root), reshape_is_no_op_)) return;
+  // XLA from 2026-06-03 follows no-ops on both sides, and takes only the
+  // body's pairs of a nested fusion that is the output source; before, the
+  // output side followed tuples only, a nested fusion lent all its pairs,
+  // and the input side skipped one bitcast after the nested fusion.
+  const bool follows_no_ops = xla_.Has(XlaChange::kOutputSideFollowsNoOps);
   auto follow = [&](ValueRef v) {
-    return FollowNoOpIndirection(m_, FollowTupleIndirection(m_, v));
+    v = FollowTupleIndirection(m_, v);
+    return follows_no_ops ? FollowNoOpIndirection(m_, v, reshape_is_no_op_) : v;
   };
 
   ForEachLeaf(m_.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
     const ValueRef source = follow({root, index});
     std::optional<ValueRef> input;
     const Range sources = ComputedRange(source.instr);
-    for (uint32_t k = 0; k < sources.count && !input; ++k) {
+    const uint32_t lent = follows_no_ops && m_.opcode(source.instr) == Opcode::kFusion
+                              ? sources.discovered
+                              : sources.count;
+    for (uint32_t k = 0; k < lent && !input; ++k) {
       const InPlacePair pair = Unpack(sources.first[k]);
       if (pair.output_index != source.index) continue;
       const InstrId operand = OperandOrNone(m_, source.instr, pair.operand);
@@ -348,6 +488,10 @@ void InPlacePairs::AddDiscoveredFusionPairs(InstrId fusion,
           if (next == kNoId) continue;
           in = follow({next, nested_pair.operand_index});
         }
+      }
+      if (!follows_no_ops && m_.opcode(in.instr) == Opcode::kBitcast &&
+          !m_.operands(in.instr).empty()) {
+        in.instr = m_.operand(in.instr, 0);
       }
       input = in;
     }
@@ -369,8 +513,11 @@ bool IsMemorySpaceCopy(const Module& m, InstrId id) {
 }
 
 // Tuple/GTE and no-op indirections, alternated until neither applies; the
-// no-op step also takes reshape, transpose and copy, which are recorded.
-ValueRef FollowExtended(const Module& m, ValueRef value, std::vector<InstrId>* blockers) {
+// no-op step also takes bitcast, reshape, transpose and copy, and records
+// those XLA's walk would not pass (`xla_no_op`) as blockers.
+template <typename IsXlaNoOp>
+ValueRef FollowExtended(const Module& m, ValueRef value, std::vector<InstrId>* blockers,
+                        IsXlaNoOp xla_no_op) {
   while (true) {
     const ValueRef before = value;
     value = FollowTupleIndirection(m, value);
@@ -378,7 +525,7 @@ ValueRef FollowExtended(const Module& m, ValueRef value, std::vector<InstrId>* b
            (m.opcode(value.instr) == Opcode::kBitcast ||
             IsLayoutOnlyBlocker(m.opcode(value.instr))) &&
            !IsMemorySpaceCopy(m, value.instr)) {
-      if (m.opcode(value.instr) != Opcode::kBitcast) blockers->push_back(value.instr);
+      if (!xla_no_op(m.opcode(value.instr))) blockers->push_back(value.instr);
       value.instr = m.operand(value.instr, 0);
     }
     if (value == before) return value;
@@ -388,7 +535,10 @@ ValueRef FollowExtended(const Module& m, ValueRef value, std::vector<InstrId>* b
 }  // namespace
 
 ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses)
-    : m_(m), table_(analyses.Get<InPlacePairs>()) {
+    : m_(m),
+      table_(analyses.Get<InPlacePairs>()),
+      output_side_follows_bitcast_(analyses.xla().Has(XlaChange::kOutputSideFollowsNoOps)),
+      reshape_is_no_op_(analyses.xla().Has(XlaChange::kGpuReshapeIsNoOpForAliasing)) {
   const OpcodeIndex& index = analyses.Get<OpcodeIndex>();
   // The blockers of a fusion's pair are instructions of its fused
   // computation, so only fusions calling a computation with a reshape,
@@ -396,7 +546,8 @@ ExtendedFusionPairs::ExtendedFusionPairs(const Module& m, Analyses& analyses)
   // and walking every fusion (and computing XLA's pairs to compare) cost
   // ~50 ms at 1 GB of HLO.
   std::vector<bool> has_blocker(m.computation_count());
-  for (Opcode op : {Opcode::kReshape, Opcode::kTranspose, Opcode::kCopy}) {
+  for (Opcode op : {Opcode::kReshape, Opcode::kTranspose, Opcode::kCopy,
+                    output_side_follows_bitcast_ ? Opcode::kReshape : Opcode::kBitcast}) {
     for (InstrId id : index.Of(op)) {
       const CompId c = m.parent(id);
       if (c != kNoId) has_blocker[c] = true;
@@ -439,19 +590,28 @@ bool ExtendedFusionPairs::Walk(InstrId fusion, std::vector<ExtendedFusionPair>* 
     return false;
   }
   bool any_missed = false;
+  // What XLA's own walk looks through, on each side (AddDiscoveredFusionPairs).
+  auto output_no_op = [&](Opcode opcode) {
+    return output_side_follows_bitcast_ && IsNoOpForAliasAnalysis(opcode, reshape_is_no_op_);
+  };
+  auto input_no_op = [&](Opcode opcode) {
+    return IsNoOpForAliasAnalysis(opcode, reshape_is_no_op_);
+  };
   std::vector<InstrId> blockers;  // reused: most leaves have none
   ForEachLeaf(m.shape(fusion), [&](const ShapeIndex& index, const Shape&) {
     blockers.clear();
-    const ValueRef source = FollowExtended(m, {root, index}, &blockers);
+    const ValueRef source = FollowExtended(m, {root, index}, &blockers, output_no_op);
     const std::optional<InPlacePair> pair = table_.PairForOutput(source.instr, source.index);
     if (!pair) return;
     const InstrId operand = OperandOrNone(m, source.instr, pair->operand);
     if (operand == kNoId) return;
-    ValueRef in = FollowExtended(m, {operand, pair->operand_index}, &blockers);
+    ValueRef in = FollowExtended(m, {operand, pair->operand_index}, &blockers, input_no_op);
     if (m.opcode(in.instr) == Opcode::kFusion) {
       if (const std::optional<InPlacePair> nested = table_.PairForOutput(in.instr, in.index)) {
         const InstrId next = OperandOrNone(m, in.instr, nested->operand);
-        if (next != kNoId) in = FollowExtended(m, {next, nested->operand_index}, &blockers);
+        if (next != kNoId) {
+          in = FollowExtended(m, {next, nested->operand_index}, &blockers, input_no_op);
+        }
       }
     }
     if (m.opcode(in.instr) != Opcode::kParameter) return;

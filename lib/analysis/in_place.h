@@ -1,5 +1,6 @@
 // In-place (must-alias) input/output pairs of every instruction, as XLA's
-// AliasInfo::GetInPlaceInputOutputPairs computes them
+// AliasInfo::GetInPlaceInputOutputPairs computes them (in the XLA of the
+// module's profile, Analyses::xla)
 // (xla/hlo/analysis/alias_info.cc), including the fusion pair discovery of
 // GetFusionInstructionInPlaceInputOutputPairs; and an extended fusion walk
 // that also looks through reshape, transpose and copy, to find the pairs that
@@ -48,9 +49,11 @@ struct ValueRef {
 // XLA's FollowTupleIndirection: steps into `tuple` operands while the index
 // is non-empty, then through `get-tuple-element`s (prepending their index).
 ValueRef FollowTupleIndirection(const Module& m, ValueRef value);
-// XLA's FollowNoOpIndirection with the default IsNoOpForAliasAnalysis:
-// through `bitcast` while the index is empty.
-ValueRef FollowNoOpIndirection(const Module& m, ValueRef value);
+// XLA's IsNoOpForAliasAnalysis: bitcast, and reshape where the profile
+// says so (GPU from 2026-06-03, XlaChange::kGpuReshapeIsNoOpForAliasing).
+bool IsNoOpForAliasAnalysis(Opcode opcode, bool reshape_is_no_op);
+// XLA's FollowNoOpIndirection: through no-ops while the index is empty.
+ValueRef FollowNoOpIndirection(const Module& m, ValueRef value, bool reshape_is_no_op);
 
 // A pair as the table stores it: 16 bytes where an InPlacePair takes 56 (a
 // large module has hundreds of thousands). An index is a code: 0 for {},
@@ -140,6 +143,9 @@ class InPlacePairs {
   struct Range {
     const PackedPair* first;
     uint32_t count;
+    // A fusion's pairs found in its body come first, then those it declares
+    // (output_to_operand_aliasing); for other instructions, all of them.
+    uint32_t discovered;
   };
   static constexpr uint32_t kInternedIndex = uint32_t{1} << 31;
   // Candidate states: not computed, being computed (a malformed cycle
@@ -170,10 +176,16 @@ class InPlacePairs {
   // Under mutex_: room for `count` pairs that no block boundary cuts.
   PackedPair* Store(uint32_t count) const;
   void AddDirectPairs(InstrId id, std::vector<InPlacePair>& pairs) const;
+  void AddCollectivePermutePairs(InstrId id, std::vector<InPlacePair>& pairs) const;
+  void AddAsyncStartPairs(InstrId id, std::vector<InPlacePair>& pairs) const;
+  void AddAsyncUpdatePairs(InstrId id, std::vector<InPlacePair>& pairs) const;
+  void AddAsyncDonePairs(InstrId id, std::vector<InPlacePair>& pairs) const;
   void AddDiscoveredFusionPairs(InstrId fusion, std::vector<InPlacePair>& pairs) const;
 
   const Module& m_;
   const CallAttributes& call_attributes_;
+  const XlaProfile xla_;
+  const bool reshape_is_no_op_;  // IsNoOpForAliasAnalysis
   // Per candidate (an instruction whose opcode may be in place), at its
   // position in candidate_slots_: a state, and the range once kDone. Per
   // instruction instead, they took 17 bytes each, fresh memory at 1 GB.
@@ -198,8 +210,10 @@ class InPlacePairs {
 struct ExtendedFusionPair {
   InPlacePair pair;               // parameter number -> fusion output
   InstrId in_place_op = kNoId;    // the DUS / scatter / aliasing op inside
-  // reshape / transpose / copy instructions the walk had to look through,
-  // output side first, then from the in-place op towards the parameter.
+  // The instructions the walk had to look through and XLA's walk does not
+  // (reshape, transpose, copy; a reshape not on GPU from 2026-06-03; a
+  // bitcast on the output side before 2026-06-03), output side first, then
+  // from the in-place op towards the parameter.
   std::vector<InstrId> blockers;
   // True when XLA's pair table for the fusion (discovered pairs plus
   // output_to_operand_aliasing) lacks this pair.
@@ -242,6 +256,10 @@ class ExtendedFusionPairs {
   // Held by the same Analyses, which releases both together
   // (ReleaseSeedRuleAnalyses releases every analysis but the indices).
   const InPlacePairs& table_;
+  // What XLA's walk looks through in the module's profile: a bitcast on the
+  // output side (from 2026-06-03), a reshape (GPU, from 2026-06-03).
+  const bool output_side_follows_bitcast_;
+  const bool reshape_is_no_op_;
   // The pairs of the fusions in missed_, a range each (missed_[i]: ranges_[i]).
   std::vector<ExtendedFusionPair> pairs_;
   std::vector<Range> ranges_;

@@ -16,6 +16,7 @@
 #include "ir/module.h"
 #include "parse/parser.h"
 #include "source/source_file.h"
+#include "xla/profile.h"
 
 namespace hlolint::testing {
 
@@ -39,7 +40,8 @@ struct ParsedHlo {
   }
 };
 
-inline ParsedHlo ParseHlo(std::string_view text) {
+// `xla`: the XLA the analyses mirror (default: latest, backend unknown).
+inline ParsedHlo ParseHlo(std::string_view text, const XlaProfile& xla = XlaProfile::Latest()) {
   ParsedHlo parsed;
   parsed.file = SourceFile::FromString("test.hlo", text);
   auto modules = ParseAllModules(*parsed.file);
@@ -50,8 +52,15 @@ inline ParsedHlo ParseHlo(std::string_view text) {
   }
   REQUIRE(modules[0].module != nullptr);
   parsed.module = std::move(modules[0].module);
-  parsed.analyses = std::make_unique<Analyses>(*parsed.module);
+  parsed.analyses = std::make_unique<Analyses>(*parsed.module, xla);
   return parsed;
+}
+
+// The profile of XLA on `date` ("2026-06-03"), for `backend`.
+inline XlaProfile XlaOf(std::string_view date, Backend backend = Backend::kUnknown) {
+  const std::optional<XlaProfile> profile = XlaProfile::Parse(date, backend);
+  REQUIRE(profile);
+  return *profile;
 }
 
 // The in-place pairs XLA's analysis gives the instruction called `name`.
