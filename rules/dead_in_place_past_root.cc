@@ -5,6 +5,7 @@
 // ROOT and writes into a buffer the ROOT returns (or an entry parameter the
 // module aliases to an output), it corrupts the computation's result.
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +15,7 @@
 #include "analysis/in_place.h"
 #include "analysis/reachability.h"
 #include "analysis/side_effects.h"
+#include "parse/attributes.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
@@ -37,6 +39,48 @@ struct Evidence {
   const InputOutputAlias* entry_alias = nullptr;
   bool live_at_root() const { return root_output.has_value() || entry_alias != nullptr; }
 };
+
+// What HloDCE's CanRemoveInstruction makes of an unused instruction
+// beyond its side effect, by the frontend attributes XLA reads there.
+struct DceVerdict {
+  // A side-effecting tpu_custom_call whose xla_allow_dce_side_effecting_op
+  // is exactly "true" (XLA from 2025-11-07): removable after all.
+  bool allowed_side_effect = false;
+  // The attribute that keeps it (XLA from 2026-07-30), empty if none.
+  std::string kept_by;
+};
+
+// "true" or "yes" in any case, or "1" (XLA's IsTrueVal).
+bool IsTrueValue(std::string_view value) {
+  auto equals_ignoring_case = [&](std::string_view word) {
+    return value.size() == word.size() &&
+           std::equal(value.begin(), value.end(), word.begin(),
+                      [](char a, char b) { return std::tolower(a) == b; });
+  };
+  return value == "1" || equals_ignoring_case("true") || equals_ignoring_case("yes");
+}
+
+DceVerdict DceVerdictOf(RuleContext& ctx, InstrId id, bool side_effect) {
+  const Module& m = ctx.module();
+  DceVerdict verdict;
+  if (side_effect && ctx.xla().Has(XlaChange::kDceRemovesAllowedTpuCustomCall) &&
+      m.opcode(id) == Opcode::kCustomCall && CustomCallTarget(m, id) == "tpu_custom_call") {
+    const auto allow = FrontendAttribute(m, id, "xla_allow_dce_side_effecting_op");
+    verdict.allowed_side_effect = allow && *allow == "true";
+  }
+  if (ctx.xla().Has(XlaChange::kDceKeepsDisableWhileLoopDceOps)) {
+    for (std::string_view key : {"xla_disable_while_loop_dce", "xla.disable_while_loop_dce",
+                                 "xla_preserve_tuple_indices", "xla.preserve_tuple_indices"}) {
+      const auto value = FrontendAttribute(m, id, key);
+      if (value && IsTrueValue(*value)) {
+        verdict.kept_by = StrCat(key, "=\"", *value, "\"");
+        verdict.allowed_side_effect = false;
+        break;
+      }
+    }
+  }
+  return verdict;
+}
 
 class DeadInPlacePastRootRule : public Rule {
  public:
@@ -149,15 +193,25 @@ class DeadInPlacePastRootRule : public Rule {
                                  " in place, but its result has no users and it is not ROOT");
     if (scheduled_after_root) message += ", and it is scheduled after ROOT";
     const bool side_effect = effects.HasSideEffect(id);
-    if (side_effect) {
+    const DceVerdict dce = DceVerdictOf(ctx, id, side_effect);
+    if (dce.allowed_side_effect) {
+      message += "; it has a side effect, but its frontend attribute "
+                 "xla_allow_dce_side_effecting_op=\"true\" lets HloDCE delete it, and the "
+                 "mutation is lost";
+    } else if (side_effect) {
       message += "; it has a side effect, so HloDCE keeps it, but its in-place result is unused";
     } else if (has_control_dependencies) {
       message += "; the mutation is lost (HloDCE keeps it only for its control dependencies)";
+    } else if (!dce.kept_by.empty()) {
+      message += StrCat("; the mutation is lost (HloDCE keeps it for its frontend attribute ",
+                        dce.kept_by, ")");
     } else {
       message += "; the mutation is lost and HloDCE will delete it";
     }
     auto report = ctx.Report(id, std::move(message));
-    if (side_effect) report.WithSeverity(Severity::kNote);
+    if (side_effect && !dce.allowed_side_effect) report.WithSeverity(Severity::kNote);
+    if (dce.allowed_side_effect) report.AssumesXla(XlaChange::kDceRemovesAllowedTpuCustomCall);
+    if (!dce.kept_by.empty()) report.AssumesXla(XlaChange::kDceKeepsDisableWhileLoopDceOps);
     if (scheduled_after_root) {
       report.Note(root, StrCat("ROOT '", m.name(root), "' is here"));
     }

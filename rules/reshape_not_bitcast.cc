@@ -113,6 +113,9 @@ class ReshapeNotBitcastRule : public Rule {
   }
 
   void Check(RuleContext& ctx) const override {
+    // CPU runs ReshapeDecomposer and no LayoutNormalization: such a reshape
+    // is copies there, never a failure.
+    if (ctx.xla().backend() == Backend::kCpu) return;
     const Module& m = ctx.module();
     std::vector<std::pair<InstrId, ReshapeBitcastCheck>> found;
     // (result shape, operand shape) pairs already known to be bitcasts:
@@ -159,6 +162,12 @@ class ReshapeNotBitcastRule : public Rule {
   // "non-bitcast" reshape means nothing (see analysis/layout_phase.h).
   static bool LayoutsAreAssigned(RuleContext& ctx) {
     const DumpContext* dump = ctx.dump();
+    if (dump != nullptr &&
+        (dump->before_layout_assignment ||
+         LayoutPhase::PassNamesImplyUnassignedLayouts(dump->pipeline, dump->LastPass(),
+                                                      dump->before_pass))) {
+      return false;
+    }
     const bool dump_says =
         dump != nullptr &&
         (LayoutPhase::PassNamesImplyAssignedLayouts(dump->pipeline, dump->LastPass(),
@@ -171,11 +180,26 @@ class ReshapeNotBitcastRule : public Rule {
   // What the dump's place in the pipeline makes of the finding: a certain
   // failure right before LayoutNormalization, an expected intermediate state
   // while ReshapeDecomposer has yet to run, or (unknown) the default.
-  enum class Stage { kUnknown, kBeforeLayoutNormalization, kDecomposerPending };
+  // From 2026-04-24 GPU runs ReshapeDecomposer right before each
+  // LayoutNormalization: the reshape only costs copies (kDecomposedOnTheWay).
+  // A dump taken right before LayoutNormalization fails either way: after
+  // the decomposer, or from an XLA that ran another pass there (the dump is
+  // the evidence).
+  enum class Stage {
+    kUnknown,
+    kBeforeLayoutNormalization,
+    kDecomposerPending,
+    kDecomposedOnTheWay
+  };
 
-  static Stage StageOf(const DumpContext* dump) {
-    if (dump == nullptr) return Stage::kUnknown;
+  static Stage StageOf(const DumpContext* dump, const XlaProfile& xla) {
+    const bool decomposed_on_the_way =
+        xla.Has(XlaChange::kReshapeDecomposerBeforeLayoutNormalization);
+    if (dump == nullptr) {
+      return decomposed_on_the_way ? Stage::kDecomposedOnTheWay : Stage::kUnknown;
+    }
     if (dump->RightBeforeLayoutNormalization()) return Stage::kBeforeLayoutNormalization;
+    if (decomposed_on_the_way) return Stage::kDecomposedOnTheWay;
     if (dump->reshape_decomposer == DecomposerState::kNotSinceLayoutAssignment) {
       return Stage::kDecomposerPending;
     }
@@ -203,6 +227,11 @@ class ReshapeNotBitcastRule : public Rule {
             dump->Describe(), ". ReshapeDecomposer will rewrite the reshape as: ", rewrite,
             "; it is a problem only if it reaches LayoutNormalization without ReshapeDecomposer "
             "running after the last pass that changes its layouts");
+      case Stage::kDecomposedOnTheWay:
+        return StrCat(
+            "XLA runs ReshapeDecomposer right before each LayoutNormalization, which will "
+            "rewrite it as: ",
+            rewrite, "; the data is moved by copies, but compilation does not fail");
       case Stage::kUnknown:
         break;
     }
@@ -220,13 +249,15 @@ class ReshapeNotBitcastRule : public Rule {
     const Shape& operand = m.shape(operand_id);
     const ReshapeDecomposition rewrite = DecomposeReshape(operand, result);
     const DumpContext* dump = ctx.dump();
-    const Stage stage = StageOf(dump);
+    const Stage stage = StageOf(dump, ctx.xla());
     std::string message =
         StrCat("reshape ", WithLayoutString(operand), " -> ", WithLayoutString(result),
                " is not a bitcast: ", Evidence(check), ". ",
                Consequence(stage, dump, Rewrite(rewrite, result)));
     DiagnosticBuilder diagnostic = ctx.Report(reshape, std::move(message));
-    if (stage == Stage::kDecomposerPending) diagnostic.WithSeverity(Severity::kWarning);
+    if (stage == Stage::kDecomposerPending || stage == Stage::kDecomposedOnTheWay) {
+      diagnostic.WithSeverity(Severity::kWarning);
+    }
     diagnostic.Note(operand_id,
                     StrCat("operand produced here with layout ",
                            MinorToMajorString(MinorToMajor(operand))));
@@ -247,6 +278,10 @@ class ReshapeNotBitcastRule : public Rule {
                              dump->before_pass.empty() || IsPipelineBoundary(dump->before_pass)
                                  ? std::string()
                                  : StrCat(", before pass '", dump->before_pass, "'")));
+    }
+    // Whether the compile fails depends on the XLA (and its backend).
+    if (stage != Stage::kBeforeLayoutNormalization) {
+      diagnostic.AssumesXla(XlaChange::kReshapeDecomposerBeforeLayoutNormalization);
     }
     diagnostic.Fix(FixHint(rewrite, operand));
   }

@@ -1,5 +1,6 @@
 #include "analysis/layout_phase.h"
 
+#include <cctype>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -140,15 +141,46 @@ bool LayoutPhase::FindUnassignedEvidence() const {
   return false;
 }
 
-bool LayoutPhase::PassNamesImplyAssignedLayouts(std::string_view pipeline,
+namespace {
+
+// XLA writes spaces in pipeline names as '_' in file names since it
+// sanitizes them (SanitizeFileName); older dumps kept the spaces.
+std::string UnderscoredLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c == ' ') c = '_';
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+bool Contains(std::string_view text, std::string_view key) {
+  return text.find(key) != std::string_view::npos;
+}
+
+bool IsLayoutAssignment(std::string_view pass) {
+  return Contains(pass, "layout-assignment") || Contains(pass, "layout_assignment");
+}
+
+}  // namespace
+
+bool LayoutPhase::PassNamesImplyUnassignedLayouts(std::string_view pipeline,
+                                                  std::string_view after_pass,
+                                                  std::string_view before_pass) {
+  if (IsLayoutAssignment(after_pass)) return false;
+  return IsLayoutAssignment(before_pass) ||
+         Contains(UnderscoredLower(pipeline), "through_layout_assignment");
+}
+
+bool LayoutPhase::PassNamesImplyAssignedLayouts(std::string_view pipeline_name,
                                                 std::string_view after_pass,
                                                 std::string_view before_pass) {
-  auto contains = [](std::string_view text, std::string_view key) {
-    return text.find(key) != std::string_view::npos;
-  };
-  // Pipelines that run after layout assignment on GPU (gpu_compiler.cc).
-  for (std::string_view key : {"post-layout_assignment", "hlo normalization",
-                               "layout normalization"}) {
+  auto contains = [](std::string_view text, std::string_view key) { return Contains(text, key); };
+  // Pipelines that run after layout assignment: GPU's (gpu_compiler.cc)
+  // and CPU's "HLO passes after layout assignment" (cpu_compiler.cc).
+  const std::string pipeline = UnderscoredLower(pipeline_name);
+  for (std::string_view key : {"post-layout_assignment", "hlo_normalization",
+                               "layout_normalization", "after_layout_assignment"}) {
     if (contains(pipeline, key)) return true;
   }
   // Passes that run after it.

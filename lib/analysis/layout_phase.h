@@ -41,6 +41,12 @@ class LayoutPhase {
   // the dump taken just before layout_normalization.
   static bool PassNamesImplyAssignedLayouts(std::string_view pipeline, std::string_view after_pass,
                                             std::string_view before_pass);
+  // Names that place the dump before layout assignment: taken right before
+  // it, or inside CPU's "HLO passes through layout assignment" pipeline
+  // other than after the layout-assignment pass itself.
+  static bool PassNamesImplyUnassignedLayouts(std::string_view pipeline,
+                                              std::string_view after_pass,
+                                              std::string_view before_pass);
   // The verdict: assignment evidence (from the module or the dump name) and
   // no evidence against.
   bool LayoutsAssigned(bool dump_name_implies_assigned) const {

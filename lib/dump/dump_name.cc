@@ -52,12 +52,37 @@ bool StartsLikeDumpName(std::string_view name) {
   return digits - (module_pos + 7) >= 4 && digits < name.size() && name[digits] == '.';
 }
 
+// Where the platform starts in "<module>.<platform>" (the part of an
+// after-optimizations dump name before "_after_optimizations"). GPU
+// platforms name the device and may hold dots themselves: "sm_8.0_gpu"
+// (CUDA compute capability), "gfx90a_gpu" (ROCm); others are one word
+// ("cpu"). 0 when there is no module name.
+size_t PlatformStart(std::string_view named) {
+  if (EndsWith(named, "_gpu")) {
+    for (std::string_view device : {"sm_", "gfx"}) {
+      if (named.starts_with(device)) return 0;
+      const size_t at = named.rfind(StrCat(".", device));
+      if (at != std::string_view::npos) return at + 1;
+    }
+  }
+  const size_t dot = named.rfind('.');
+  return dot == std::string_view::npos ? 0 : dot + 1;
+}
+
 }  // namespace
 
 bool IsNonHloDumpArtifact(std::string_view name) {
   if (!StartsLikeDumpName(name)) return false;
-  return EndsWith(name, "-buffer-assignment.txt") || EndsWith(name, "-memory-usage-report.txt") ||
-         EndsWith(name, ".thunk_sequence.txt");
+  // GPU thunk sequences, fusion and Triton logs.
+  for (std::string_view report : {".thunk_sequence.txt", ".thunk_sequence_after_thunk_passes.txt",
+                                  ".thunk_metadata.txt", ".priority_fusion_dump.txt", ".ttir.txt"}) {
+    if (EndsWith(name, report)) return true;
+  }
+  // Reports on a whole-module dump: "<dump>_optimizations-buffer-assignment.txt",
+  // "-buffer-assignment-values", "-live-range", "-memory-usage-report", ...
+  const std::string_view last = name.substr(name.rfind('.', name.size() - 5) + 1);
+  return last.find("_optimizations-") != std::string_view::npos ||
+         EndsWith(name, "-buffer-assignment.txt") || EndsWith(name, "-memory-usage-report.txt");
 }
 
 std::optional<DumpFileName> ParseDumpFileName(std::string_view name) {
@@ -88,12 +113,17 @@ std::optional<DumpFileName> ParseDumpFileName(std::string_view name) {
     out.module_name = std::string(before_last);
     return out;
   }
-  if (last == "after_optimizations" || EndsWith(last, "_after_optimizations")) {
+  if (last == "after_optimizations") {
     out.kind = DumpFileName::Kind::kAfterOptimizations;
     out.module_name = std::string(before_last);
-    if (last != "after_optimizations") {
-      out.platform = std::string(last.substr(0, last.size() - 20));
-    }
+    return out;
+  }
+  if (EndsWith(rest, "_after_optimizations")) {
+    out.kind = DumpFileName::Kind::kAfterOptimizations;
+    const std::string_view named = rest.substr(0, rest.size() - 20);  // <module>.<platform>
+    const size_t platform = PlatformStart(named);
+    out.module_name = platform == 0 ? "" : std::string(named.substr(0, platform - 1));
+    out.platform = std::string(named.substr(platform));
     return out;
   }
 

@@ -43,10 +43,11 @@ struct DumpFileName {
 // too, since they are not HLO).
 std::optional<DumpFileName> ParseDumpFileName(std::string_view basename);
 
-// Text files XLA writes next to its HLO dumps that are not HLO: buffer
-// assignments (`...-buffer-assignment.txt`), memory usage reports
-// (`...-memory-usage-report.txt`) and GPU thunk sequences
-// (`...thunk_sequence.txt`). Directory scans skip them.
+// Text files XLA writes next to its HLO dumps that are not HLO: the reports
+// on a whole-module dump (`..._after_optimizations-buffer-assignment.txt`,
+// `-buffer-assignment-values`, `-live-range`, `-memory-usage-report`, ...)
+// and GPU thunk sequences, fusion and Triton logs (`...thunk_sequence.txt`,
+// `...ttir.txt`, ...). Directory scans skip them.
 bool IsNonHloDumpArtifact(std::string_view basename);
 
 }  // namespace hlolint

@@ -50,6 +50,13 @@ struct DumpContext {
   // This dump or an earlier one of the sequence was taken after layout
   // assignment (by its pass names), so this one is too.
   bool after_layout_assignment = false;
+  // A later dump of the sequence was taken after layout assignment, and
+  // this one not: the layouts it prints are the front end's.
+  bool before_layout_assignment = false;
+  // The platform of the sequence's after-optimizations dump (only that dump
+  // names it): the backend of every dump of the module.
+  std::string sequence_platform;
+  std::string_view Platform() const { return platform.empty() ? sequence_platform : platform; }
 
   // The dump is the input of a LayoutNormalization run: its name says
   // before_layout_normalization, or the next dump of the module was taken

@@ -100,6 +100,23 @@ void ReadSequence(const DumpGroup& group, std::vector<std::optional<DumpContext>
     }
     previous = &c;
   }
+  // A later dump after layout assignment tells that the ones before it
+  // were taken before it.
+  bool later_assigned = false;
+  for (size_t pos = group.files.size(); pos-- > 0;) {
+    DumpContext& c = *contexts[group.files[pos]];
+    if (!c.after_layout_assignment && later_assigned && c.kind != DumpKind::kAfterOptimizations) {
+      c.before_layout_assignment = true;
+    }
+    later_assigned = later_assigned || c.after_layout_assignment;
+  }
+  // Only the after-optimizations dump names the platform (the backend);
+  // it is every dump's of the module.
+  std::string platform;
+  for (size_t file : group.files) {
+    if (!contexts[file]->platform.empty()) platform = contexts[file]->platform;
+  }
+  for (size_t file : group.files) contexts[file]->sequence_platform = platform;
 }
 
 bool IsIncomplete(const FileResult& result) {

@@ -42,14 +42,18 @@ TEST_CASE("examples/reshape-not-bitcast.hlo: one finding with the rewrite as fix
   for (const Diagnostic& d : result.diagnostics) {
     if (d.rule != "reshape-not-bitcast") continue;
     ++found;
-    CHECK(d.severity == Severity::kError);
+    // The GEMM call makes it GPU's; from 2026-04-24 (latest) XLA decomposes
+    // the reshape into copies before LayoutNormalization: a warning.
+    CHECK(d.severity == Severity::kWarning);
     CHECK(d.instruction == "reshape.7");
     CHECK(d.message.find("reshape to f16[16,128,32,128]{3,2,1,0} (a bitcast), then copy to "
                          "{2,3,1,0}") != std::string::npos);
     CHECK(d.fix.find("result layout {3,2,1,0}") != std::string::npos);
-    // Operand note, GEMM note.
-    REQUIRE(d.notes.size() == 2);
+    // Operand note, GEMM note, the XLA the verdict assumes.
+    REQUIRE(d.notes.size() == 3);
     CHECK(d.notes[1].message.find("__cublas$lt$matmul") != std::string::npos);
+    CHECK(d.notes[2].message.find("assumes XLA with 'reshape-decomposer-before-layout-"
+                                  "normalization'") == 0);
     REQUIRE(d.source.has_value());
     CHECK(d.source->file == "model.py");
   }
