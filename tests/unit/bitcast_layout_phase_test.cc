@@ -125,4 +125,23 @@ TEST_CASE("LayoutPhase: pass names of per-pass dumps", "[bitcast][layout-phase]"
   CHECK_FALSE(LayoutPhase::PassNamesImplyAssignedLayouts("optimization", "algsimp",
                                                          "layout-assignment"));
   CHECK_FALSE(LayoutPhase::PassNamesImplyAssignedLayouts("", "", ""));
+  // XLA writes spaces in pipeline names as '_' since it sanitizes file names;
+  // CPU's pipeline after layout assignment.
+  CHECK(LayoutPhase::PassNamesImplyAssignedLayouts("hlo_normalization", "a", "b"));
+  CHECK(LayoutPhase::PassNamesImplyAssignedLayouts("HLO_passes_after_layout_assignment", "a", "b"));
+}
+
+TEST_CASE("LayoutPhase: pass names that place a dump before layout assignment",
+          "[bitcast][layout-phase]") {
+  CHECK(LayoutPhase::PassNamesImplyUnassignedLayouts("optimization", "algsimp",
+                                                     "layout-assignment"));
+  // CPU's pipeline up to layout assignment, as file names write it.
+  CHECK(LayoutPhase::PassNamesImplyUnassignedLayouts("HLO_passes_through_layout_assignment",
+                                                     "reduce-window-rewriter", "x"));
+  CHECK(LayoutPhase::PassNamesImplyUnassignedLayouts("HLO passes through layout assignment",
+                                                     "reduce-window-rewriter", "x"));
+  // ... but its last dump is after the pass.
+  CHECK_FALSE(LayoutPhase::PassNamesImplyUnassignedLayouts("HLO_passes_through_layout_assignment",
+                                                           "layout-assignment", "pipeline-end"));
+  CHECK_FALSE(LayoutPhase::PassNamesImplyUnassignedLayouts("hlo_normalization", "a", "b"));
 }

@@ -360,3 +360,34 @@ TEST_CASE("dump sequences: a finding fixed and brought back is reported again wh
   CHECK(stats[0].files[2].introduced == 1);
   CHECK(stats[0].files[5].fixed == 1);
 }
+
+TEST_CASE("dump sequences: the dumps before layout assignment, and the platform of every dump") {
+  const std::vector<std::string> paths = {
+      "d/module_0005.jit_u.0008.HLO_passes_through_layout_assignment.after_reduce-window-rewriter."
+      "before_reduce-window-resizer.txt",
+      "d/module_0005.jit_u.0009.simplification.after_pipeline-start.before_algsimp.txt",
+      "d/module_0005.jit_u.0040.HLO_passes_through_layout_assignment.after_layout-assignment."
+      "before_pipeline-end.txt",
+      "d/module_0005.jit_u.0041.HLO_passes_after_layout_assignment.after_pipeline-start."
+      "before_reshape-decomposer.txt",
+      "d/module_0005.jit_u.cpu_after_optimizations.txt",
+  };
+  const DumpPlan plan = PlanDumps(paths);
+  REQUIRE(plan.groups.size() == 1);
+  auto context = [&](size_t i) -> const DumpContext& { return *plan.contexts[i]; };
+  CHECK(context(0).before_layout_assignment);
+  CHECK(context(1).before_layout_assignment);
+  CHECK_FALSE(context(2).before_layout_assignment);
+  CHECK(context(2).after_layout_assignment);
+  CHECK_FALSE(context(3).before_layout_assignment);
+  CHECK_FALSE(context(4).before_layout_assignment);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    INFO(paths[i]);
+    CHECK(context(i).Platform() == "cpu");
+  }
+  CHECK(context(0).platform.empty());  // the file's own name says nothing
+
+  // Without a dump after layout assignment, nothing is known.
+  const DumpPlan alone = PlanDumps({paths[1], paths[4]});
+  CHECK_FALSE(alone.contexts[0]->before_layout_assignment);
+}
