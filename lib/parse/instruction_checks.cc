@@ -41,6 +41,14 @@ bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_
     }
   }
   if (op == Opcode::kAsyncStart) return true;
+  // Before openxla/xla@2b869c6e8344 (2026-07-03, "Support variadic
+  // async-update") CreateInstruction required exactly one operand:
+  //   if (operands.size() != 1) { TokenError("AsyncUpdate and AsyncDone
+  //   expect a single async op as their operand."); ... }
+  const bool variadic = limits_.xla.Has(XlaChange::kVariadicAsyncUpdate);
+  if (!variadic && s.operands.size() != 1) {
+    return Error(at.operands, "AsyncUpdate and AsyncDone expect a single async op as their operand.");
+  }
   if (s.operands.empty()) {
     return Error(at.operands, "No operand found for AsyncUpdate and AsyncDone");
   }
@@ -56,6 +64,13 @@ bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_
   if (chain_op == Opcode::kAsyncDone) {
     return Error(s.operand_offsets[0],
                  "AsyncDone cannot be the first operand of an AsyncUpdate or AsyncDone.");
+  }
+  // Also removed by 2b869c6e8344: "For AsyncUpdate, the operand and the
+  // result should have the same shape." (`operands[0]->shape() != *shape`,
+  // layout-sensitive; unwritten layouts are the default ones).
+  if (!variadic && op == Opcode::kAsyncUpdate && module_->has_known_shape(chain) &&
+      !ShapesEqual(result, module_->shape(chain))) {
+    return Error(at.operands, "AsyncUpdate expects the op shape to be the same as the operand shape.");
   }
   const Opcode chain_wrapped = module_->async_wrapped_opcode(chain);
   if (wrapped != Opcode::kInvalid && chain_wrapped != wrapped) {
@@ -305,6 +320,14 @@ bool ModuleParser::CheckInstruction(Opcode op, ShapeId shape_id, InstrScratch& s
       break;
     case Opcode::kScan:
       return CheckScan(s, at);
+    case Opcode::kSend:
+      // CreateSend builds (data, u32[], token[]) with ShapeUtil::MakeTupleShape,
+      // which validates the data shape as a tuple element (and CHECK-fails).
+      if (!s.operand_shapes.empty() && !s.virtual_operands &&
+          !ValidateElementShape(*s.operand_shapes[0], FirstOperandOffset(s, at))) {
+        return false;
+      }
+      break;
     case Opcode::kMap:
       // XLA dereferences the absent dimensions to infer the shape.
       if (!s.shape_written && s.dimensions_size < 0) {
@@ -352,7 +375,62 @@ bool ModuleParser::CheckScan(InstrScratch& s, const InstrOffsets& at) {
   return true;
 }
 
-ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s) {
+namespace {
+
+// ShapeUtil::SameElementTypeIgnoringFpPrecision.
+bool SameElementTypeIgnoringFpPrecision(const Shape& a, const Shape& b) {
+  if (IsFloatingPoint(a.element_type) && IsFloatingPoint(b.element_type)) return true;
+  return a.element_type == b.element_type;
+}
+
+// The checks of ShapeInference::InferElementwiseBinaryOpShape (without
+// broadcast_dimensions, as the parser calls it) on two array shapes: the
+// element types and the dimensions (equal, one of them 1, or unbounded;
+// a lower rank only for a scalar). The result's dimensions, or an error.
+bool InferElementwiseBinaryDims(Opcode op, const Shape& lhs, const Shape& rhs, Shape* out,
+                                std::string* error) {
+  if (!SameElementTypeIgnoringFpPrecision(lhs, rhs)) {
+    *error = StrCat("Binary op ", OpcodeName(op), " with different element types: ",
+                    ShapeToString(lhs, false), " and ", ShapeToString(rhs, false), ".");
+    return false;
+  }
+  *out = lhs;
+  if (PrimitiveTypeBits(rhs.element_type) > PrimitiveTypeBits(lhs.element_type)) {
+    out->element_type = rhs.element_type;
+  }
+  if (lhs.rank() != rhs.rank()) {
+    const Shape& smaller = lhs.rank() < rhs.rank() ? lhs : rhs;
+    const Shape& larger = lhs.rank() < rhs.rank() ? rhs : lhs;
+    if (smaller.rank() != 0) {
+      *error = StrCat("Shapes must be equal rank, but are ", ShapeToString(smaller, false),
+                      " and ", ShapeToString(larger, false));
+      return false;
+    }
+    out->dimensions = larger.dimensions;
+    out->dynamic_dimensions = larger.dynamic_dimensions;
+    out->has_layout = false;
+    out->layout = Layout();
+    return true;
+  }
+  for (int i = 0; i < lhs.rank(); ++i) {
+    const int64_t l = lhs.dimensions[static_cast<size_t>(i)];
+    const int64_t r = rhs.dimensions[static_cast<size_t>(i)];
+    if (l == 1 || r == 1) {
+      out->dimensions[static_cast<size_t>(i)] = l == 1 ? r : l;
+    } else if (l != r && l != kUnboundedSize && r != kUnboundedSize) {
+      *error = StrCat("Binary op with incompatible shapes: ", ShapeToString(lhs, false), " and ",
+                      ShapeToString(rhs, false), ".");
+      return false;
+    } else if (l == kUnboundedSize) {
+      out->dimensions[static_cast<size_t>(i)] = r;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* error) {
   ShapeTable& table = builder_->shapes();
   const Shape unknown_probe;
   auto unknown = [&]() { return table.Intern(unknown_probe); };
@@ -361,6 +439,24 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s) {
   auto known = [&](size_t i) {
     return i < ops.size() && operand(i).element_type != PrimitiveType::kInvalid;
   };
+  // Whether XLA's instruction has the shape hlolint has for it: written in
+  // the text (not inferred by hlolint, which infers less than XLA), and not
+  // one of the opcodes whose Create* builds its own shape from its operands
+  // (after-all, send, recv, send-done, recv-done; see CompatibleWithBuiltShape).
+  // Shape inference errors are raised only on such operands.
+  auto trusted_instr = [&](InstrId id) {
+    if (IsStub(id)) return false;
+    const Instruction& in = builder_->instructions()[id];
+    if (!(in.flags & Instruction::kShapeWritten)) return false;
+    switch (in.opcode) {
+      case Opcode::kAfterAll: case Opcode::kSend: case Opcode::kRecv: case Opcode::kSendDone:
+      case Opcode::kRecvDone:
+        return false;
+      default:
+        return true;
+    }
+  };
+  auto trusted = [&](size_t i) { return known(i) && trusted_instr(ops[i]); };
   auto with_type = [&](const Shape& base, PrimitiveType type) {
     Shape copy = base;
     copy.element_type = type;
@@ -376,6 +472,17 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s) {
                                                                 : PrimitiveType::kF64);
     }
     return x.id;
+  }
+  if (IsElementwiseBinary(op) && op != Opcode::kStochasticConvert && trusted(0) && trusted(1) &&
+      operand(0).IsArray() && operand(1).IsArray()) {
+    Shape result;
+    if (!InferElementwiseBinaryDims(op, operand(0), operand(1), &result, error)) return unknown();
+    if (op == Opcode::kCompare) result.element_type = PrimitiveType::kPred;
+    if (op == Opcode::kComplex) {
+      result.element_type = result.element_type == PrimitiveType::kF64 ? PrimitiveType::kC128
+                                                                        : PrimitiveType::kC64;
+    }
+    return table.Intern(result);
   }
   if (IsElementwiseBinary(op)) {
     if (!known(0)) return unknown();
@@ -404,7 +511,64 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s) {
       if (s.int_value < 0 || s.int_value >= static_cast<int64_t>(elements.size())) return unknown();
       return elements[static_cast<size_t>(s.int_value)]->id;
     }
-    case Opcode::kWhile: case Opcode::kAddDependency: case Opcode::kOptimizationBarrier:
+    case Opcode::kWhile: {
+      if (!known(0)) return unknown();
+      if (s.slot_condition == kNoId || s.slot_body == kNoId) return operand(0).id;
+      if (IsExternal(s.slot_condition) || IsExternal(s.slot_body)) {
+        NeedsFirstHalf(0);
+        return unknown();
+      }
+      // ShapeInference::InferWhileShape on the computations' program shapes.
+      const Computation& condition = builder_->computations()[s.slot_condition];
+      const Computation& body = builder_->computations()[s.slot_body];
+      if (condition.parameters().size() != 1) {
+        *error = StrCat("Condition must take 1 arguments; got ", condition.parameters().size(), ".");
+        return unknown();
+      }
+      if (body.parameters().size() != 1) {
+        *error = StrCat("Body must take 1 arguments; got ", body.parameters().size(), ".");
+        return unknown();
+      }
+      const InstrId condition_param = condition.parameters()[0];
+      const InstrId body_param = body.parameters()[0];
+      if (condition_param == kNoId || body_param == kNoId || condition.root == kNoId ||
+          body.root == kNoId) {
+        return operand(0).id;
+      }
+      auto shape_of = [&](InstrId id) -> const Shape& {
+        return shape(builder_->instructions()[id].shape);
+      };
+      if (!trusted(0)) return operand(0).id;
+      for (InstrId id : {condition_param, body_param, condition.root, body.root}) {
+        if (shape_of(id).element_type == PrimitiveType::kInvalid || !trusted_instr(id)) {
+          return operand(0).id;
+        }
+      }
+      auto program = [&](const Computation& c, InstrId param) {
+        return StrCat("(", module_->name(param), ": ", ShapeToString(shape_of(param), false),
+                      ") -> ", ShapeToString(shape_of(c.root), false));
+      };
+      auto shapes = [&] {
+        return StrCat("Condition: ", program(condition, condition_param),
+                      "; body: ", program(body, body_param),
+                      "; init: ", ShapeToString(operand(0), false), ".");
+      };
+      const Shape& condition_result = shape_of(condition.root);
+      if (!(condition_result.IsArray() && condition_result.rank() == 0 &&
+            condition_result.element_type == PrimitiveType::kPred)) {
+        *error = StrCat("Condition must return a boolean; got ", shapes(), ".");
+        return unknown();
+      }
+      const Shape& body_result = shape_of(body.root);
+      if (!Compatible(body_result, shape_of(condition_param)) ||
+          !Compatible(body_result, shape_of(body_param)) || !Compatible(body_result, operand(0))) {
+        *error = StrCat("The parameter of condition and body, the result of the body, and init "
+                        "must all have the same shape; got ", shapes(), ".");
+        return unknown();
+      }
+      return operand(0).id;
+    }
+    case Opcode::kAddDependency: case Opcode::kOptimizationBarrier:
     case Opcode::kReverse: case Opcode::kDomain:
       return known(0) ? operand(0).id : unknown();
     case Opcode::kAfterAll: {
@@ -432,6 +596,23 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s) {
     }
     case Opcode::kTranspose: {
       if (!known(0)) return unknown();
+      if (trusted(0) && operand(0).IsArray()) {
+        // ShapeInference::InferTransposeShape.
+        std::vector<bool> seen(s.dimensions.size(), false);
+        bool permutation = static_cast<int64_t>(s.dimensions.size()) == operand(0).rank();
+        for (int64_t d : s.dimensions) {
+          if (!permutation) break;
+          permutation = d >= 0 && d < static_cast<int64_t>(seen.size()) &&
+                        !seen[static_cast<size_t>(d)];
+          if (permutation) seen[static_cast<size_t>(d)] = true;
+        }
+        if (!permutation) {
+          *error = StrCat("Transpose dimensions [", StrJoin(s.dimensions, ","),
+                          "] are not a permutation of the operand dimensions (operand shape is ",
+                          ShapeToString(operand(0), false), ").");
+          return unknown();
+        }
+      }
       std::vector<int64_t> dims;
       for (int64_t d : s.dimensions) {
         if (d < 0 || d >= operand(0).rank()) return unknown();

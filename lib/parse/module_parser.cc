@@ -743,10 +743,18 @@ bool ModuleParser::ParseInstruction(CompId computation, InstrId* root, uint32_t*
     return Error(maybe_root, "one computation should have only one ROOT");
   }
   InstrId id;
+  recorded_error_.reset();
   if (!ParseInstructionRhs(computation, name_offset, static_cast<uint32_t>(name.size()), true, &id,
                            fast_from)) {
+    // XLA reports the errors it recorded and went on past first.
+    if (recorded_error_ && !depth_exceeded_) {
+      error_ = recorded_error_;
+      error_note_.reset();
+    }
+    recorded_error_.reset();
     return false;
   }
+  recorded_error_.reset();
   if (is_root) {
     *root = id;
     *root_offset = maybe_root;
@@ -801,7 +809,9 @@ bool ModuleParser::ParseOperands(CompId computation, std::vector<InstrId>* opera
   if (kind() != TokKind::kRparen) {
     do {
       offsets->push_back(lexer_.offset());
+      const size_t before = operands->size();
       if (!ParseOperand(computation, operands)) return false;
+      if (operands->size() == before) offsets->pop_back();  // skipped, as XLA does
     } while (EatIfPresent(TokKind::kComma));
   }
   return ParseToken(TokKind::kRparen, "expects ')' at the end of operands");
@@ -831,6 +841,21 @@ InstrId ModuleParser::FindOperandName(std::string_view name) const {
 
 bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operands) {
   const uint32_t start = lexer_.offset();
+  // An empty operand (`add(p,, q)`, `tuple(p,)`, `f(, p)`): XLA's
+  // ParseOperands tries both readings, and when neither works it only
+  // records the error ("cannot parse as an instruction name or as a nested
+  // instruction:") and goes on with the loop `while
+  // (EatIfPresent(TokKind::kComma))`, so the operand is skipped and the text
+  // parses unless a later check (the operand count) fails. Both readings
+  // stop at this token without consuming it, so skip it the same way.
+  if (kind() == TokKind::kComma || kind() == TokKind::kRparen) {
+    if (!recorded_error_) {
+      recorded_error_ = ParseError{start, StrCat("expects an operand (a name or a nested "
+                                                 "instruction), but sees ",
+                                                 TokKindName(kind()))};
+    }
+    return true;
+  }
   // Nothing that can start an operand: say so at this token.
   if (kind() != TokKind::kIdent && kind() != TokKind::kName && !CanBeShape()) {
     return TokenError(StrCat("expects an operand (a name or a nested instruction), but sees ",
@@ -891,7 +916,7 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
           id = CompactGte(id, index, name_offset, end);
         }
         if (!plain_error && declared != kNoShape && module_->has_known_shape(id) &&
-            !Compatible(shape(declared), module_->shape(id))) {
+            !CompatibleWithBuiltShape(shape(declared), id)) {
           plain_error = ParseError{
               start, compact ? StrCat("operand shape ", ShapeToString(shape(declared), false),
                                       " does not match instruction shape ",
@@ -922,6 +947,9 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
   const bool outer_started = nested_started_;
   nested_started_ = false;
   InstrId nested;
+  const size_t instructions_before = builder_->instructions().size();
+  const size_t computations_before = builder_->computations().size();
+  const int scope_depth_before = scope_depth_;
   const bool nested_ok = ParseInstructionRhs(computation, start, 0, false, &nested);
   const bool started = nested_started_;
   nested_started_ = outer_started;
@@ -932,6 +960,23 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
   }
   // Too deep: that error stands, whichever reading got further.
   if (depth_exceeded_) return false;
+  // XLA's ParseOperands does not fail when both readings fail: it records
+  // the errors and continues at the token where the nested reading stopped,
+  // `} while (EatIfPresent(TokKind::kComma));` then `expects ')' at the end
+  // of operands`. So an operand such as `f32[4]` (a shape, no name: XLA
+  // reads the shape, then finds no opcode at the ',') or `negate` (an
+  // opcode, no operand list) is dropped when the nested reading stopped at
+  // ',' or ')'. Mirrored where the nested reading stopped where XLA's does
+  // and added nothing to the module: before `opcode(` (`started`: after the
+  // shape or the opcode), or after a whole `opcode(...)` that failed a check
+  // (`negate()`, a second nested `parameter(1)`) without adding an
+  // instruction or a computation (XLA keeps inner nested instructions that
+  // were added; hlolint does not drop those, it fails).
+  const bool added = builder_->instructions().size() != instructions_before ||
+                     builder_->computations().size() != computations_before ||
+                     scope_depth_ != scope_depth_before;
+  const bool skip = !fragment_unusable_ && (!started || !added) &&
+                    (kind() == TokKind::kComma || kind() == TokKind::kRparen);
   // Both readings failed: report the one that got further as the user meant
   // (`opcode(...)` reads as a nested instruction).
   std::optional<ParseError> nested_error = error_;
@@ -949,7 +994,33 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
     error_ = ParseError{after_plain, StrCat("expects ',' or ')' after an operand, but sees ",
                                             TokKindName(after_plain_kind))};
   }
+  if (skip) {
+    RecordAndGoOn();
+    error_note_.reset();
+    return true;
+  }
   return false;
+}
+
+// XLA compares a declared operand shape with the instruction's shape as its
+// Create* function built it, which for a few opcodes ignores the written
+// one: after-all is always token[] (CreateAfterAll), recv is
+// (written{0}, u32[], token[]) (CreateRecv(shape->tuple_shapes(0), ...)),
+// send is (data, u32[], token[]) (CreateSend; the data taken here from the
+// written shape, as dumps write the operand's).
+bool ModuleParser::CompatibleWithBuiltShape(const Shape& declared, InstrId id) const {
+  const Shape& written = module_->shape(id);
+  const Opcode op = module_->opcode(id);
+  if (op == Opcode::kAfterAll) return declared.element_type == PrimitiveType::kToken;
+  if ((op == Opcode::kRecv || op == Opcode::kSend) && written.IsTuple() &&
+      !written.tuple_shapes.empty()) {
+    return declared.IsTuple() && declared.tuple_shapes.size() == 3 &&
+           Compatible(*declared.tuple_shapes[0], *written.tuple_shapes[0]) &&
+           declared.tuple_shapes[1]->IsArray() && declared.tuple_shapes[1]->rank() == 0 &&
+           declared.tuple_shapes[1]->element_type == PrimitiveType::kU32 &&
+           declared.tuple_shapes[2]->element_type == PrimitiveType::kToken;
+  }
+  return Compatible(declared, written);
 }
 
 InstrId ModuleParser::CompactGte(InstrId tuple, int64_t index, uint32_t name_offset,
@@ -1291,7 +1362,15 @@ bool ModuleParser::ParseInstructionRhs(CompId computation, uint32_t name_offset,
                                limits_.max_instruction_bytes, " bytes"));
   }
 
-  if (!shape_written) shape_id = InferShape(opcode, s);
+  if (!shape_written) {
+    // XLA's maybe_infer_shape: "failed to infer shape for opcode: %s, error: %s".
+    std::string infer_error;
+    shape_id = InferShape(opcode, s, &infer_error);
+    if (!infer_error.empty()) {
+      return Error(at.opcode, StrCat("failed to infer shape for opcode: ", OpcodeName(opcode),
+                                     ", error: ", infer_error));
+    }
+  }
   if (!shape_written) checked_shape = shape_id;
   if (!CheckInstruction(checked, checked_shape, s, at)) return false;
   if ((opcode == Opcode::kAsyncUpdate || opcode == Opcode::kAsyncDone) &&

@@ -446,7 +446,12 @@ class ModuleParser : public ValueParser {
   bool CheckInstruction(Opcode opcode, ShapeId shape, InstrScratch& scratch,
                         const InstrOffsets& at);
   bool CheckScan(InstrScratch& scratch, const InstrOffsets& at);
-  ShapeId InferShape(Opcode opcode, const InstrScratch& scratch);
+  // The shape of an instruction written without one. Where XLA's shape
+  // inference fails on known operand shapes, sets `error` to its message.
+  ShapeId InferShape(Opcode opcode, const InstrScratch& scratch, std::string* error);
+  // Whether a declared operand shape is compatible with the shape XLA's
+  // instruction `id` has (see module_parser.cc).
+  bool CompatibleWithBuiltShape(const Shape& declared, InstrId id) const;
   // `name_size`, `number` and `wrapped_or_kind` (a fusion's FusionKind, an
   // async op's wrapped opcode) go into the record or its header words.
   InstrId AddInstruction(const NewInstruction& instruction, InstrScratch& scratch,
@@ -611,6 +616,7 @@ class ModuleParser : public ValueParser {
   std::vector<std::unique_ptr<InstrScratch>> scratch_;
   size_t scratch_level_ = 0;
   bool nested_started_ = false;
+
   std::optional<ParseError> error_note_;
   // Values parsed only to validate them.
   Window window_scratch_;

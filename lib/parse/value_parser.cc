@@ -47,26 +47,10 @@ bool ValueParser::ValidateEmbeddedModule(uint32_t, std::string_view) { return tr
 
 namespace {
 
-// The day before `date`, a valid date.
-XlaDate DayBeforeXlaDate(XlaDate date) {
-  int32_t year = date.yyyymmdd / 10000, month = date.yyyymmdd / 100 % 100,
-          day = date.yyyymmdd % 100;
-  if (--day == 0) {
-    if (--month == 0) {
-      month = 12;
-      --year;
-    }
-    static constexpr int32_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    day = kDays[month - 1] + (month == 2 && leap ? 1 : 0);
-  }
-  return XlaDate{year * 10000 + month * 100 + day};
-}
-
 // The first day of main with `change`, and the last one without it.
 std::string FirstDayWith(XlaChange change) { return XlaChangeOf(change).date.ToString(); }
 std::string LastDayWithout(XlaChange change) {
-  return DayBeforeXlaDate(XlaChangeOf(change).date).ToString();
+  return XlaChangeOf(change).date.DayBefore().ToString();
 }
 
 }  // namespace
@@ -362,7 +346,10 @@ bool ValueParser::ParseShapeImpl(ShapeId* out) {
     if (!shape(element).IsArray()) {
       return Error(start, "a buffer shape b(...) must hold an array shape");
     }
-    if (!ValidateElementShape(shape(element), element_offset)) return false;
+    // ShapeUtil::MakeValidatedBufferShape checks only that the element is
+    // an array: its layout and size are validated where a tuple holds the
+    // buffer (ValidateElementShape), not here (XLA 2026-06-14 and HEAD).
+    (void)element_offset;
     Shape& buffer = *shape_scratch_[level];
     buffer.Clear();
     buffer.element_type = PrimitiveType::kBuffer;
@@ -473,24 +460,19 @@ bool ValueParser::ParseDimensionSizes(Shape* shape) {
   if (!shape->dynamic_dimensions.empty()) {
     shape->dynamic_dimensions.resize(shape->dimensions.size(), 0);
   }
-  const uint32_t end_offset = lexer_.offset();
-  if (!ParseToken(TokKind::kRsquare, "expects a list to end with ']'")) return false;
-  // Not an XLA parser check, but every consumer of such a shape overflows.
-  int64_t elements = 1;
-  for (int64_t size : shape->dimensions) {
-    if (size == 0) return true;
-  }
-  for (int64_t size : shape->dimensions) {
-    if (size == kUnboundedSize) continue;
-    if (elements > INT64_MAX / size) {
-      return Error(end_offset, "shape has more than 2^63 elements (element count overflows int64)");
-    }
-    elements *= size;
-  }
-  return true;
+  // No element-count check: XLA's ParseShape checks each dimension
+  // (Shape::IsValidDimensionSize) but not their product, so
+  // f32[9223372036854775807,2] parses (2026-06-14 and HEAD); only a tuple
+  // element's byte size is checked (ValidateElementShape). Consumers use
+  // ElementCount, which is nullopt on overflow.
+  return ParseToken(TokKind::kRsquare, "expects a list to end with ']'");
 }
 
 bool ValueParser::ValidateElementShape(const Shape& element, uint32_t offset) {
+  // ValidateShapeWithOptionalLayout looks through a buffer to its array.
+  if (element.IsBuffer() && element.tuple_shapes.size() == 1) {
+    return ValidateElementShape(*element.tuple_shapes[0], offset);
+  }
   if (!element.IsArray()) return true;
   std::string problem = LayoutValidationError(element);
   if (!problem.empty()) {
@@ -511,6 +493,13 @@ bool ValueParser::ValidateElementShape(const Shape& element, uint32_t offset) {
     bytes *= dim;
   }
   return true;
+}
+
+void ValueParser::RecordAndGoOn() {
+  if (!recorded_error_) {
+    recorded_error_ = error_ ? *error_ : ParseError{lexer_.offset(), "syntax error"};
+  }
+  error_.reset();
 }
 
 bool ValueParser::ParseLayoutIntAttribute(int64_t* out, std::string_view what) {
@@ -554,101 +543,116 @@ bool ValueParser::ParseLayout(Layout* layout) {
       } while (EatIfPresent(TokKind::kComma));
     }
     if (EatIfPresent(TokKind::kColon)) {
+      // XLA's ParseLayout calls each sub-parser below without looking at
+      // what it returns (`ParseTiles(&tiles);`, `ParseLayoutIntAttribute(
+      // &memory_space, "memory space");`, ...): a failed one leaves its
+      // error recorded and what it read so far, and the layout goes on at
+      // the token where it stopped (`{0:T(128 }` parses, with tile (128)).
       auto is_ident = [this](std::string_view text) {
         return kind() == TokKind::kIdent && tok().text == text;
       };
+      auto go_on = [this](bool ok) {
+        if (!ok) RecordAndGoOn();
+      };
       if (is_ident("D")) {
         Lex();
-        if (!ParseToken(TokKind::kLparen, "expects a list starting with '('")) return false;
-        if (kind() != TokKind::kRparen) {
-          do {
-            DimLevelType type;
-            if (is_ident("D")) {
-              type = DimLevelType::kDense;
-            } else if (is_ident("C")) {
-              type = DimLevelType::kCompressed;
-            } else if (is_ident("S")) {
-              type = DimLevelType::kSingleton;
-            } else if (is_ident("H")) {
-              type = DimLevelType::kLooseCompressed;
-            } else {
-              return TokenError("expected a DimLevelType abbreviation (D, C, or S)");
-            }
-            Lex();
-            EatIfPresent(TokKind::kPlus);
-            EatIfPresent(TokKind::kTilde);
-            layout->dim_level_types.push_back(type);
-          } while (EatIfPresent(TokKind::kComma));
-        }
-        if (!ParseToken(TokKind::kRparen, "expects a list to end with ')'")) return false;
+        go_on([&] {
+          if (!ParseToken(TokKind::kLparen, "expects a list starting with '('")) return false;
+          if (kind() != TokKind::kRparen) {
+            do {
+              DimLevelType type;
+              if (is_ident("D")) {
+                type = DimLevelType::kDense;
+              } else if (is_ident("C")) {
+                type = DimLevelType::kCompressed;
+              } else if (is_ident("S")) {
+                type = DimLevelType::kSingleton;
+              } else if (is_ident("H")) {
+                type = DimLevelType::kLooseCompressed;
+              } else {
+                return TokenError("expected a DimLevelType abbreviation (D, C, or S)");
+              }
+              Lex();
+              EatIfPresent(TokKind::kPlus);
+              EatIfPresent(TokKind::kTilde);
+              layout->dim_level_types.push_back(type);
+            } while (EatIfPresent(TokKind::kComma));
+          }
+          return ParseToken(TokKind::kRparen, "expects a list to end with ')'");
+        }());
       }
       if (is_ident("T")) {
         Lex();
-        if (!ParseTiles(layout)) return false;
+        go_on(ParseTiles(layout));
       }
       if (is_ident("L")) {
         Lex();
-        if (!ParseLayoutIntAttribute(&layout->tail_padding_alignment,
-                                     "multiple padded to in elements")) {
-          return false;
-        }
+        go_on(ParseLayoutIntAttribute(&layout->tail_padding_alignment,
+                                      "multiple padded to in elements"));
       }
-      auto parse_unsigned_type = [this](PrimitiveType* out, std::string_view what) {
-        if (!ParseToken(TokKind::kLparen, StrCat("expects ", what, " to be followed by '('")))
-          return false;
+      // '#' / '*': XLA makes three calls, each whatever the one before did:
+      // ParseToken('('), ParseUnsignedIntegerType (which keeps a signed
+      // type it has read before complaining) and ParseToken(')').
+      auto parse_unsigned_type = [&](PrimitiveType* out, std::string_view what) {
+        go_on(ParseToken(TokKind::kLparen, StrCat("expects ", what, " to be followed by '('")));
         if (kind() != TokKind::kPrimitiveType) {
-          return TokenError(StrCat("expected primitive type, saw ", TokKindName(kind())));
+          go_on(TokenError(StrCat("expected primitive type, saw ", TokKindName(kind()))));
+        } else {
+          *out = tok().primitive_type;
+          Lex();
+          if (!IsUnsignedInteger(*out)) go_on(TokenError("expecting an unsigned integer type"));
         }
-        if (!IsUnsignedInteger(tok().primitive_type)) {
-          return TokenError("expecting an unsigned integer type");
-        }
-        *out = tok().primitive_type;
-        Lex();
-        return ParseToken(TokKind::kRparen, StrCat("expects ", what, " type to be followed by ')'"));
+        go_on(ParseToken(TokKind::kRparen, StrCat("expects ", what, " type to be followed by ')'")));
       };
-      if (EatIfPresent(TokKind::kOctothorp) && !parse_unsigned_type(&layout->index_type, "'#'")) {
-        return false;
-      }
-      if (EatIfPresent(TokKind::kAsterisk) && !parse_unsigned_type(&layout->pointer_type, "'*'")) {
-        return false;
-      }
+      if (EatIfPresent(TokKind::kOctothorp)) parse_unsigned_type(&layout->index_type, "'#'");
+      if (EatIfPresent(TokKind::kAsterisk)) parse_unsigned_type(&layout->pointer_type, "'*'");
       if (is_ident("E")) {
         Lex();
-        if (!ParseLayoutIntAttribute(&layout->element_size_bits, "element size in bits")) return false;
+        go_on(ParseLayoutIntAttribute(&layout->element_size_bits, "element size in bits"));
       }
       if (is_ident("S")) {
         Lex();
-        if (!ParseLayoutIntAttribute(&layout->memory_space, "memory space")) return false;
+        go_on(ParseLayoutIntAttribute(&layout->memory_space, "memory space"));
       }
       if (is_ident("SC")) {
         Lex();
-        do {
-          SplitConfig config;
-          if (!ParseToken(TokKind::kLparen, "expects split configs to start with '('") ||
-              !ParseInt64(&config.dimension) ||
-              !ParseInt64List(TokKind::kColon, TokKind::kRparen, TokKind::kComma,
-                              &config.split_indices)) {
-            return false;
-          }
-          layout->split_configs.push_back(std::move(config));
-        } while (kind() == TokKind::kLparen);
+        go_on([&] {
+          do {
+            if (!ParseToken(TokKind::kLparen, "expects split configs to start with '('")) {
+              return false;
+            }
+            SplitConfig config;
+            if (!ParseInt64(&config.dimension)) return false;
+            // XLA adds the config before reading its indices.
+            layout->split_configs.push_back(std::move(config));
+            if (!ParseInt64List(TokKind::kColon, TokKind::kRparen, TokKind::kComma,
+                                &layout->split_configs.back().split_indices)) {
+              return false;
+            }
+          } while (kind() == TokKind::kLparen);
+          return true;
+        }());
       }
       if (is_ident("P")) {
         Lex();
-        ShapeId physical;
-        if (!ParseToken(TokKind::kLparen, "expects physical shape to start with '('") ||
-            !ParseShape(&physical) ||
-            !ParseToken(TokKind::kRparen, "expects physical shape to end with ')'")) {
-          return false;
-        }
-        layout->physical_shape = &shape(physical);
+        go_on([&] {
+          if (!ParseToken(TokKind::kLparen, "expects physical shape to start with '('")) {
+            return false;
+          }
+          // XLA ignores whether the shape parsed, too.
+          ShapeId physical;
+          if (ParseShape(&physical)) {
+            layout->physical_shape = &shape(physical);
+          } else {
+            RecordAndGoOn();
+          }
+          return ParseToken(TokKind::kRparen, "expects physical shape to end with ')'");
+        }());
       }
       if (is_ident("M")) {
         Lex();
-        if (!ParseLayoutIntAttribute(&layout->dynamic_shape_metadata_prefix_bytes,
-                                     "dynamic shape metadata prefix bytes")) {
-          return false;
-        }
+        go_on(ParseLayoutIntAttribute(&layout->dynamic_shape_metadata_prefix_bytes,
+                                      "dynamic shape metadata prefix bytes"));
       }
     }
   }
@@ -755,9 +759,15 @@ bool ValueParser::ParseWindow(Window* window) {
     }
     return true;
   };
+  // rhs_reversal's size is checked from openxla/xla@7205f71e15de (2026-07-27,
+  // "Return parse errors instead of OOB on malformed sharding/window/conv
+  // attributes"); before, XLA ignored extra entries and read past the end of
+  // a short list (undefined; taken here as "not reversed").
+  const bool reversal_checked =
+      !any_xla_syntax_ && limits_.xla.Has(XlaChange::kMalformedAttributeErrors);
   if (!check(stride, "stride", stride_at) || !check(lhs_dilate, "lhs_dilate", lhs_dilate_at) ||
       !check(rhs_dilate, "rhs_dilate", rhs_dilate_at) || !check(pad, "pad", pad_at) ||
-      !check(rhs_reversal, "rhs_reversal", rhs_reversal_at)) {
+      (reversal_checked && !check(rhs_reversal, "rhs_reversal", rhs_reversal_at))) {
     return false;
   }
   for (size_t i = 0; i < size.size(); ++i) {
@@ -770,7 +780,7 @@ bool ValueParser::ParseWindow(Window* window) {
     if (!stride.empty()) dim.stride = stride[i];
     if (!lhs_dilate.empty()) dim.base_dilation = lhs_dilate[i];
     if (!rhs_dilate.empty()) dim.window_dilation = rhs_dilate[i];
-    if (!rhs_reversal.empty()) dim.window_reversal = rhs_reversal[i] == 1;
+    if (i < rhs_reversal.size()) dim.window_reversal = rhs_reversal[i] == 1;
     window->push_back(dim);
   }
   return ParseToken(TokKind::kRbrace, "expected '}' to end window attribute");
@@ -798,7 +808,9 @@ bool ValueParser::ParseConvolutionDimensionNumbers(ConvolutionDimensionNumbers* 
   };
   // Fills one side; `a` and `b` are the two named dimensions of that side.
   // Spatial digits must be below the side's count of spatial dimensions
-  // (XLA's newer check; older versions CHECK-failed on such digits).
+  // (XLA's check since openxla/xla@7205f71e15de, 2026-07-27; before, XLA
+  // bounded them by the label's length and wrote such a digit past the end
+  // of the spatial dimensions, which hlolint does not mirror for any version).
   auto parse_side = [&](std::string_view side, std::string_view which, char a, char b,
                         int64_t* a_dim, int64_t* b_dim, std::vector<int64_t>* spatial) {
     if (!is_unique(side)) {

@@ -178,6 +178,17 @@ class ValueParser {
   ShapeTable* shapes_;
   ParseLimits limits_;
   std::optional<ParseError> error_;
+  // XLA records some errors and goes on: ParseLayout ignores what its
+  // sub-parsers (tiles, memory space, ...) return, and ParseOperands drops
+  // an operand that reads neither as a name nor as a nested instruction.
+  // The first such error of the current instruction; reported if the
+  // instruction then fails, as XLA lists it first.
+  std::optional<ParseError> recorded_error_;
+  // Moves error_ (or, without one, a generic error at this token) into
+  // recorded_error_ unless one is there already, and clears it.
+  void RecordAndGoOn();
+  // The checks XLA's MakeValidatedTupleShape makes on each element.
+  bool ValidateElementShape(const Shape& element, uint32_t offset);
   int depth_ = 0;
   bool depth_exceeded_ = false;  // a DepthGuard failed: the error is final
   // Maps the exact text of array shapes to their ids (module parser only).
@@ -216,8 +227,6 @@ class ValueParser {
   // having consumed nothing, at anything else.
   bool TakePlainInputOutputAlias(std::vector<InputOutputAlias>* out);
   bool ParseDimensionSizes(Shape* shape);
-  // The checks XLA's MakeValidatedTupleShape makes on each element.
-  bool ValidateElementShape(const Shape& element, uint32_t offset);
   bool ParseTiles(Layout* layout);
   bool ParseLayoutIntAttribute(int64_t* out, std::string_view what);
   bool ParseSingleSharding(bool lbrace_pre_lexed, Sharding* out);

@@ -74,11 +74,22 @@ constexpr std::array kChanges = {
                   std::nullopt,
                   "a 4-operand collective-permute has in-place pairs only when it is in place "
                   "(non-empty slice_sizes)"},
+    XlaChangeInfo{XlaChange::kVariadicAsyncUpdate, "variadic-async-update", Day(20260703),
+                  "2b869c6e8344", std::nullopt,
+                  "the parser accepts async-update and async-done with more operands than the "
+                  "async op they continue, and an async-update whose shape is not its operand's; "
+                  "before, both were rejected (\"expect a single async op as their operand\", "
+                  "\"expects the op shape to be the same as the operand shape\")"},
     XlaChangeInfo{XlaChange::kAsyncUpdateDoneInPlace, "async-update-done-in-place", Day(20260713),
                   "29e7e9bf4826", std::nullopt,
                   "async-update and async-done take in-place pairs from their async-start's "
                   "output_to_operand_aliasing, and the start's own entries are checked against "
                   "its shape and operands"},
+    XlaChangeInfo{XlaChange::kMalformedAttributeErrors, "malformed-attribute-errors",
+                  Day(20260727), "7205f71e15de", std::nullopt,
+                  "the parser rejects a window's rhs_reversal= whose size is not size='s "
+                  "(\"expects 'rhs_reversal=' has the same size as 'size='\"); before, extra "
+                  "entries were ignored and a short list was read past its end"},
     XlaChangeInfo{XlaChange::kDceKeepsDisableWhileLoopDceOps, "dce-keeps-disable-while-loop-dce",
                   Day(20260730), "ade05d5e18ad", std::nullopt,
                   "HloDCE never picks as dead an instruction whose frontend attribute "
@@ -114,6 +125,7 @@ constexpr JaxlibRelease kJaxlibReleases[] = {
 };
 
 bool IsLeap(int32_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+constexpr int32_t kDaysInMonth[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
 }  // namespace
 
@@ -147,9 +159,8 @@ std::optional<XlaDate> XlaDate::Parse(std::string_view text) {
     }
   }
   const auto [year, month, day] = parts;
-  static constexpr int32_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   if (year < 2000 || month < 1 || month > 12 || day < 1) return std::nullopt;
-  const int32_t days = kDays[month - 1] + (month == 2 && IsLeap(year) ? 1 : 0);
+  const int32_t days = kDaysInMonth[month - 1] + (month == 2 && IsLeap(year) ? 1 : 0);
   if (day > days) return std::nullopt;
   return XlaDate{year * 10000 + month * 100 + day};
 }
@@ -159,6 +170,18 @@ std::string XlaDate::ToString() const {
   std::snprintf(text, sizeof text, "%04d-%02d-%02d", yyyymmdd / 10000, yyyymmdd / 100 % 100,
                 yyyymmdd % 100);
   return text;
+}
+
+XlaDate XlaDate::DayBefore() const {
+  int32_t year = yyyymmdd / 10000, month = yyyymmdd / 100 % 100, day = yyyymmdd % 100;
+  if (--day == 0) {
+    if (--month == 0) {
+      month = 12;
+      --year;
+    }
+    day = kDaysInMonth[month - 1] + (month == 2 && IsLeap(year) ? 1 : 0);
+  }
+  return XlaDate{year * 10000 + month * 100 + day};
 }
 
 std::span<const XlaChangeInfo> XlaChanges() { return kChanges; }

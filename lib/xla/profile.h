@@ -39,6 +39,7 @@ struct XlaDate {
   // "2026-06-03"; nullopt unless the text is a valid date in that form.
   static std::optional<XlaDate> Parse(std::string_view text);
   std::string ToString() const;
+  XlaDate DayBefore() const;  // of a valid date
 };
 
 // The semantic changes of XLA that hlolint tracks (profile.cc has a row for
@@ -57,7 +58,9 @@ enum class XlaChange : uint8_t {
   kGpuReshapeIsNoOpForAliasing,           // GPU
   kAllReduceStartNvshmemInPlace,          // the NVSHMEM exception removed
   kCollectivePermuteInPlaceNeedsSlices,
+  kVariadicAsyncUpdate,                   // async-update takes several operands
   kAsyncUpdateDoneInPlace,
+  kMalformedAttributeErrors,              // rhs_reversal= size checked
   kDceKeepsDisableWhileLoopDceOps,
   kCount
 };

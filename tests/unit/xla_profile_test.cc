@@ -44,6 +44,8 @@ TEST_CASE("xla profile: versions as the command line takes them") {
     CHECK_FALSE(XlaProfile::Parse(bad));
   }
   CHECK(XlaDate::Parse("2028-02-29"));
+  CHECK(XlaDate::Parse("2028-03-01")->DayBefore().ToString() == "2028-02-29");
+  CHECK(XlaDate::Parse("2026-01-01")->DayBefore().ToString() == "2025-12-31");
   CHECK_FALSE(XlaDate::Parse("2026-02-29"));
 }
 
