@@ -525,7 +525,10 @@ bool InferSliceShape(const Shape& operand, std::span<const int64_t> starts,
                          start, ") in slice with positive stride"));
     }
     if (stride <= 0) return Fail(error, StrCat("Stride (", stride, ") must be positive."));
-    const int64_t size = (limit - start + stride - 1) / stride;
+    // CeilOfRatio(limit - start, stride), as XLA computes it: no
+    // intermediate sum that a dimension near 2^63 would overflow.
+    const int64_t span = limit - start;
+    const int64_t size = span / stride + (span % stride != 0 ? 1 : 0);
     PushDim(out, size, size != 1 && operand.is_dynamic_dimension(d));
   }
   return true;

@@ -46,6 +46,28 @@ void ReportParseFailure(const ParsedModule& parsed, const LintOptions& options,
   out->push_back(std::move(d));
 }
 
+// A file without any module: empty, or only comments and blank lines.
+// XLA's parser rejects such a text ("expects name"), so it is no HLO to
+// lint, and a CI gate must not pass on it unnoticed.
+void ReportNoModule(const SourceFile& file, const LintOptions& options,
+                    std::vector<Diagnostic>* out) {
+  const Rule* rule = SelectedRule(options, "unsupported-format");
+  if (rule == nullptr) return;
+  const std::string_view text = file.text();
+  const bool blank = std::all_of(text.begin(), text.end(), [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+  });
+  Diagnostic d;
+  d.rule = "unsupported-format";
+  d.severity = rule->info().default_severity;
+  d.message = StrCat("no HLO module in this file: it ",
+                     blank ? "is empty" : "holds only comments and blank lines",
+                     " (XLA's parser rejects it too: expects name)");
+  d.span = {0, 0};
+  d.fix = "lint the dump itself (an HloModule, ENTRY or computation), or leave this file out";
+  out->push_back(std::move(d));
+}
+
 // Reports the ids of suppression comments that silenced nothing, and
 // malformed `hlolint:` comments. An id whose rule did not run (not selected
 // here) is not reported: it may well be needed when the rule runs.
@@ -255,6 +277,10 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
         RunRules(*parsed.module, options, &diagnostics);
       },
       limits);
+  if (result.modules == 0) {
+    ++result.unparsed_modules;  // no module is no HLO text either
+    ReportNoModule(file, options, &diagnostics);
+  }
   for (Diagnostic& d : diagnostics) Resolve(file, d);
 
   std::vector<Suppression> suppressions = FindSuppressions(file);
