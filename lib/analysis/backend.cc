@@ -37,7 +37,7 @@ bool HasTpuTiling(const Module& m) {
 
 // GPU backend configs of fusions and collectives carry an operation queue.
 bool HasGpuBackendConfig(const Module& m, std::span<const InstrId> fusions) {
-  constexpr size_t kLooked = 16;  // the first few tell; a large module has 100,000s
+  constexpr size_t kLooked = 16;  // the first few tell, and a large module has very many
   for (size_t i = 0; i < fusions.size() && i < kLooked; ++i) {
     const auto config = RawStringAttr(m, fusions[i], AttrName::kBackendConfig);
     if (config && (config->find("\"operation_queue_id\"") != std::string_view::npos ||

@@ -85,9 +85,10 @@ void Run(std::string_view text) {
   if (DescribeParse(ParseAllModules(*file, slow)) != described) {
     __builtin_trap();  // the fast paths read this text differently
   }
-  // Starting the second thread costs 3.5 times the rest: every 8th input
-  // (by its hash, so a reproducer takes the same path) keeps the target
-  // at thousands of executions a second.
+  // Starting the second thread costs several times the rest of an
+  // execution: every 8th input (by its hash, so a reproducer takes the same
+  // path) keeps the target at thousands of executions a second
+  // (docs/fuzzing.md).
   if (std::hash<std::string_view>{}(text) % 8 == 0) {
     ParseLimits two_threads = limits;
     two_threads.threads = 2;
