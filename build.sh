@@ -3,8 +3,8 @@
 #   ./build.sh run    install missing Debian packages, build, lint examples/
 #   ./build.sh test   install missing Debian packages, build, run every test
 # `run` builds the profile-guided binary (cmake/Pgo.cmake: a first,
-# instrumented build lints generated HLO; ~3 more minutes, 5-20% faster
-# lints); HLOLINT_PGO=0 ./build.sh run skips that. `test` keeps whatever
+# instrumented build lints generated HLO; a longer build for faster lints,
+# docs/performance.md); HLOLINT_PGO=0 ./build.sh run skips that. `test` keeps whatever
 # build/ was configured with (a fresh build/: no profile, the quicker build).
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """--jobs scaling of hlolint on a directory of many files, and the machine's
-own ceiling (docs/performance.md, "--jobs").
+own ceiling (docs/performance.md, "How to reproduce").
 
   bench/jobs_bench.py --hlolint build/tools/hlolint/hlolint \\
       [--generate build/bench/generate_hlo] [--dir /tmp/jobs200] \\

@@ -16,7 +16,7 @@ large="$work/gen-1G-after.hlo"
 # ms per MB (10^6 bytes) of the parse and lint lines: "parse|lint  SECONDS s ...".
 # Parse and lint each in a process of their own, as hlolint lints a file
 # once: at 1 GB a lint right after a parse of the same file in one process
-# ran 15-20% slower than in a process of its own (the parse's freed memory
+# ran markedly slower than in a process of its own (the parse's freed memory
 # is given back and taken again), which no hlolint run does.
 per_mb() {  # per_mb FILE RUNS
   local bytes parse lint

@@ -22,7 +22,7 @@
 // --versus-threads / --versus-rules lint), after giving the heap back, wait
 // N ms. On a virtual machine whose host takes
 // back the memory a guest frees (after a second or two), memory freed a
-// moment before is backed still and costs ~20 times less to touch again
+// moment before is backed still and costs far less to touch again
 // than memory after a pause: without the pause, runs after the first
 // reuse the previous run's pages cheaply, as a new hlolint process started
 // seconds after the last one would not (see docs/performance.md).

@@ -10,8 +10,8 @@
 #
 # The mix is measured, not guessed (docs/performance.md, "Profile-guided
 # build"): without the two-thread run on the large before-optimization
-# module the build gained 2-4% instead of 12-16%; adding this repository's
-# test inputs (error paths, tiny modules) gained less, not more. Without the
+# module the build gained a fraction as much; adding this repository's test
+# inputs (error paths, tiny modules) gained less, not more. Without the
 # model style (untyped operands, collectives, dots, small reducers) the
 # build gained nothing on the corpus files of that kind. Code the training
 # never runs keeps the ordinary optimization.

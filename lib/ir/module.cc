@@ -127,7 +127,8 @@ void Module::Builder::BuildParents() {
   // The runs in id order, with the gaps between them (ids no computation
   // lists, which only a failed parse leaves) as runs of kNoId. Most
   // modules' computations are one run each and already in id order (one
-  // pass over the computations, which a 1 GB dump has 700,000 of): only an
+  // pass over the computations, of which a large dump has hundreds of
+  // thousands): only an
   // inline computation interrupts its parent, and only then are the runs
   // gathered and sorted.
   m.run_starts_.clear();

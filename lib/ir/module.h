@@ -84,8 +84,8 @@ struct Instruction {
   // user_count of this many users or more: Module::UserCount adds the rest.
   static constexpr uint16_t kLongUsers = 0x7fff;
 
-  // 24 bytes, the bulk of a large module's IR (5.5 million of them for a
-  // 1 GB dump, where every byte here is 5.5 MB of fresh memory): what few
+  // 24 bytes, the bulk of a large module's IR (millions of them in a large
+  // dump, so every byte here is megabytes of fresh memory): what few
   // instructions have (a number, called computations, control
   // predecessors, long names and operand lists) heads their block of
   // Module::ids_ instead (HeaderWords). What rules seldom ask is not kept:

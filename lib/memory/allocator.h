@@ -37,9 +37,8 @@ void ConfigureMemoryForInputs(const std::vector<uint64_t>& sizes);
 // and (where HugePagesPayOff) is advised to use transparent huge pages as it
 // grows (the main arena; with `one_arena`, every thread's); bigger blocks
 // are mapped 2 MB-aligned and advised too. Where a fresh 4 KB page costs a
-// page fault (on virtual machines with shadow page tables, ~10 us each:
-// 3 ms per MB), memory then costs a fault per 2 MB instead. Call before
-// starting threads.
+// page fault (dear on virtual machines with shadow page tables), memory then
+// costs a fault per 2 MB instead. Call before starting threads.
 void UseHugePageHeap(bool one_arena);
 // True once UseHugePageHeap was called (operator new then advises the
 // heap's growth).
@@ -64,8 +63,8 @@ enum class HugePages { kAuto, kOn, kOff };
 // `off`, or the kernel gives free memory back to its hypervisor
 // (HypervisorTakesFreePages). There a fresh 2 MB page is most often one the
 // host has taken back, and the host backs it anew 4 KB at a time on first
-// touch (1.4-2.5 ms per MB measured, against 0.4-0.5 for 4 KB pages, which
-// the kernel carves from free memory the host still backs).
+// touch: several times the cost of 4 KB pages, which the kernel carves from
+// free memory the host still backs (docs/performance.md).
 // ReturnBigFreedBlocks and ConfigureMemoryForInputs resolve it, outside
 // operator new (resolving allocates); until then it counts as on.
 bool HugePagesPayOff();

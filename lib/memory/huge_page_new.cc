@@ -3,8 +3,8 @@
 //
 // A large file's IR, name tables and analyses are a few big arrays (hundreds
 // of MB for a 1 GB dump). With 4 KB pages each array is faulted in and
-// zero-filled page by page (~450,000 faults for 1 GB, a sixth of the run),
-// and random probes into name tables miss the TLB. Debian's kernels enable
+// zero-filled page by page, a fault per 4 KB, and random probes into name
+// tables miss the TLB. Debian's kernels enable
 // THP only where madvise asks for it ("madvise" mode), and glibc asks only
 // under GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which a program cannot set for
 // itself; so big blocks are advised here, where huge pages pay off

@@ -7,12 +7,9 @@
 // costs more there). A table probed at random is the exception: in 4 KB
 // pages each probe of a 32 MB table also misses the TLB, and the page walk
 // (two-dimensional under a hypervisor) stalls even the prefetch meant to
-// hide the miss; the one-thread parse of a 1 GB file spent ~90 ms there.
-// Smaller tables stay in 4 KB pages, whose TLB misses cost less than fresh
-// huge pages there: the computation-name table of a 1 GB dump (4 MB, then
-// 8 MB as it grows) faulted in ~38 ms of kernel time in huge pages, ~9 in
-// 4 KB pages (perf, plain build), and the parse was 0.918-0.946 s against
-// 0.934-0.959 with huge pages from 4 MB on (4 interleaved rounds).
+// hide the miss. Smaller tables stay in 4 KB pages, whose TLB misses cost
+// less than the fresh huge pages would (docs/performance.md, "Huge pages
+// only where they pay").
 #pragma once
 
 #include <cstddef>

@@ -70,7 +70,7 @@ TEST_CASE("the huge-page heap of large inputs: heap growth and big blocks use hu
   hlolint::ConfigureMemoryForInputs({hlolint::kSmallInputBytes + 1});
   hlolint::SetHugePages(hlolint::HugePages::kOn);
   REQUIRE(hlolint::HugePageHeapInUse());
-  // Middle-sized blocks now come from the heap, which grows in 64 MB steps:
+  // Middle-sized blocks come from the heap, which grows in 64 MB steps:
   // enough of them make it grow at least once after the change, and the
   // grown part is advised.
   std::vector<std::unique_ptr<char[]>> blocks;

@@ -1,7 +1,7 @@
 // The "Example" of every rule page (docs/rules/<id>.md, shown by --explain)
 // is true: linting its HLO block gives the diagnostic its second block shows,
-// at the same place, with the same severity, message, notes and fix. Pages of the
-// rules issues 3 and 5 and the engine define must have such an example.
+// at the same place, with the same severity, message, notes and fix. The
+// pages of the rules listed in `required` must have such an example.
 #include <catch2/catch.hpp>
 
 #include <fstream>

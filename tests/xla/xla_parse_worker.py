@@ -14,11 +14,11 @@ own: the file is accepted when every piece is.
 
 XLA's parser aborts the process on some inputs (CHECK failures in
 HloInstruction::Create*). So the worker is a fork server: the parent imports
-jaxlib's _hlo module once (0.2 s) and forks a child that serves requests;
-when a child dies, the parent answers the request it was working on with
+jaxlib's _hlo module once and forks a child that serves requests; when a
+child dies, the parent answers the request it was working on with
 {"ok": false, "crash": "abort", "error": "xla-abort: <XLA's F-line>"} and
-forks the next child (a millisecond, where starting a new worker would take
-a quarter of a second and importing jax 1.5 s).
+forks the next child (far cheaper than starting a new worker, which would
+import jaxlib again).
 """
 import json
 import os
@@ -91,7 +91,7 @@ def serve(hlo, busy_fd):
 
 def main():
     try:
-        import jaxlib._hlo as hlo  # 0.2 s, where importing jax takes 1.5 s
+        import jaxlib._hlo as hlo  # much quicker to import than all of jax
     except ImportError:
         from jax._src.lib import hlo
     log = tempfile.TemporaryFile()
