@@ -71,7 +71,7 @@ Linter::Impl::Impl(const LintOptions& options)
     if (ParseAssumedPass(*options.assume_pass, &assumed, &error)) {
       assumed_pass = assumed;
     } else {
-      option_errors.push_back({"assume_pass: " + error, std::nullopt});
+      option_errors.push_back({error, std::nullopt});  // names the setting --assume-pass
     }
   }
   if (options.config == ConfigSource::kFile) {

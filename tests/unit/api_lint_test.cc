@@ -161,7 +161,7 @@ TEST_CASE("api: hostile input comes back as diagnostics, never a crash") {
   }
 }
 
-TEST_CASE("api: LintFile reads a file; an unreadable one is an error") {
+TEST_CASE("api: LintFile reads a file, and an unreadable one is an error") {
   const std::string path = TempPath("wrong_shape.hlo");
   WriteFile(path, kWrongShape);
   const api::LintResult result = api::LintFile(path);
@@ -176,7 +176,7 @@ TEST_CASE("api: LintFile reads a file; an unreadable one is an error") {
   CHECK(missing.diagnostics.empty());
 }
 
-TEST_CASE("api: a configuration file applies; a broken one is a located error") {
+TEST_CASE("api: a configuration file applies, and a broken one is a located error") {
   const std::string config = TempPath("config.json");
   WriteFile(config, R"({"ignore": ["verify-shape"]})");
   api::LintOptions options;
