@@ -16,7 +16,6 @@ namespace hlolint::api {
 
 struct Linter::Impl {
   std::vector<LintError> option_errors;
-  ConfigSource config_source = ConfigSource::kNone;
   std::shared_ptr<const Config> fixed_config;  // ConfigSource::kFile
   std::optional<ConfigFinder> finder;          // ConfigSource::kDiscover
   bool dump_context_from_path = true;
@@ -37,21 +36,22 @@ std::optional<std::string> ValidateInto(const LintOptions& options,
                                         api_internal::RuleSettings* settings) {
   using api_internal::kFieldNames;
   std::string error;
-  if (!api_internal::SetSelection(kFieldNames, options.select, options.extend_select, options.ignore,
-                            settings, &error)) {
+  if (!api_internal::SetSelection(kFieldNames, options.select, options.extend_select,
+                                  options.ignore, settings, &error)) {
     return error;
   }
   for (const auto& [rule, level] : options.severity_overrides) {
-    if (!api_internal::AddSeverityOverride(kFieldNames, rule, api_internal::FromApi(level), settings,
-                                     &error)) {
+    if (!api_internal::AddSeverityOverride(kFieldNames, rule, api_internal::FromApi(level),
+                                           settings, &error)) {
       return error;
     }
   }
-  if (options.xla_version && !api_internal::SetXlaVersion(kFieldNames, *options.xla_version, settings,
-                                                    &error)) {
+  if (options.xla_version &&
+      !api_internal::SetXlaVersion(kFieldNames, *options.xla_version, settings, &error)) {
     return error;
   }
-  if (options.backend && !api_internal::SetBackend(kFieldNames, *options.backend, settings, &error)) {
+  if (options.backend &&
+      !api_internal::SetBackend(kFieldNames, *options.backend, settings, &error)) {
     return error;
   }
   return std::nullopt;
@@ -60,7 +60,7 @@ std::optional<std::string> ValidateInto(const LintOptions& options,
 }  // namespace
 
 Linter::Impl::Impl(const LintOptions& options)
-    : config_source(options.config), dump_context_from_path(options.dump_context_from_path) {
+    : dump_context_from_path(options.dump_context_from_path) {
   api_internal::RuleSettings settings;
   if (std::optional<std::string> error = ValidateInto(options, &settings)) {
     option_errors.push_back({*error, std::nullopt});
@@ -128,7 +128,8 @@ LintResult Linter::Impl::Lint(api_internal::InputToLint input) {
     input.options = OptionsFor(input.display_path, &failed);
     if (input.options == nullptr) return failed;
     input.dump = DumpFor(input.display_path);
-    return api_internal::ToApi(api_internal::LintInput(input, /*module_threads=*/1, /*buffer=*/nullptr));
+    const FileResult result = api_internal::LintInput(input, /*module_threads=*/1, nullptr);
+    return api_internal::ToApi(result);
   } catch (const std::exception& e) {
     failed.errors.push_back({std::string("internal error while linting: ") + e.what(),
                              std::nullopt});

@@ -236,7 +236,7 @@ Module Module::FromText(std::string_view text, const std::string& display_path) 
     impl->Parse();
   } catch (const std::exception& e) {
     impl->modules.clear();
-    impl->errors.push_back({std::string("internal error while parsing: ") + e.what(), std::nullopt});
+    impl->errors.push_back({std::string("internal error while parsing: ") + e.what(), {}});
   }
   return Module(std::move(impl));
 }
@@ -254,7 +254,7 @@ Module Module::FromFile(const std::string& path) {
     impl->Parse();
   } catch (const std::exception& e) {
     impl->modules.clear();
-    impl->errors.push_back({std::string("internal error while parsing: ") + e.what(), std::nullopt});
+    impl->errors.push_back({std::string("internal error while parsing: ") + e.what(), {}});
   }
   return Module(std::move(impl));
 }
@@ -331,7 +331,8 @@ std::optional<Location> Module::Definition(std::string_view name,
   if (name.empty()) return std::nullopt;
   std::optional<Impl::Local> here;
   if (from) {
-    if (std::optional<uint32_t> offset = impl_->OffsetOf(*from)) here = impl_->ComputationAt(*offset);
+    const std::optional<uint32_t> offset = impl_->OffsetOf(*from);
+    if (offset) here = impl_->ComputationAt(*offset);
   }
   if (here) {
     if (auto found = impl_->FindInstruction(here->module, name, here->id)) return found;

@@ -57,8 +57,8 @@ TEST_CASE("api: LintText reports a finding with its rule, place and message") {
   CHECK(d.location.column == 3);
   CHECK(d.location.end_line == 6);
   CHECK(d.location.end_column == 6);
-  CHECK(std::string(kWrongShape).substr(d.location.offset, d.location.end_offset - d.location.offset) ==
-        "sum");
+  const std::string text = kWrongShape;
+  CHECK(text.substr(d.location.offset, d.location.end_offset - d.location.offset) == "sum");
   CHECK(d.module == "small");
   CHECK(d.computation == "main");
   CHECK(d.instruction == "sum");
@@ -211,4 +211,39 @@ TEST_CASE("api: a bad assumed pass is an option error") {
   CHECK(api::Linter(options).option_errors().size() == 1);
   options.assume_pass = "after_layout-assignment";
   CHECK(api::Linter(options).option_errors().empty());
+}
+
+TEST_CASE("api: a per-pass dump's name, or an assumed pass, says where in compilation it is") {
+  // A reshape that moves data matters only once layouts are assigned: a
+  // file named as the dump right before LayoutNormalization is judged so.
+  const std::string text =
+      "HloModule m\n\nENTRY main {\n  p = f32[4,6]{0,1} parameter(0)\n"
+      "  ROOT r = f32[24]{0} reshape(p)\n}\n";
+  const std::string dump_name = "module_0001.m.0005.gpu.after_x.before_layout-normalization.txt";
+  CHECK(api::LintText(text, "plain.hlo").diagnostics.empty());
+
+  const api::LintResult dumped = api::LintText(text, dump_name);
+  REQUIRE(dumped.diagnostics.size() == 1);
+  const api::Diagnostic& d = dumped.diagnostics[0];
+  CHECK(d.rule == "reshape-not-bitcast");
+  CHECK(d.severity == api::Severity::kError);
+  CHECK(d.location.line == 5);
+  CHECK(d.location.column == 8);
+  REQUIRE(d.notes.size() == 1);
+  CHECK(d.notes[0].message == "operand produced here with layout {0,1}");
+  REQUIRE(d.notes[0].location);
+  CHECK(d.notes[0].location->line == 4);
+  CHECK(d.notes[0].location->column == 3);
+
+  api::LintOptions ignore_name;
+  ignore_name.dump_context_from_path = false;
+  CHECK(api::LintText(text, dump_name, ignore_name).diagnostics.empty());
+
+  api::LintOptions assumed;
+  assumed.assume_pass = "before_layout-normalization";
+  const api::LintResult result = api::LintText(text, "plain.hlo", assumed);
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(result.diagnostics[0].rule == "reshape-not-bitcast");
+  CHECK(result.diagnostics[0].severity == api::Severity::kError);
+  CHECK(result.diagnostics[0].location.line == 5);
 }

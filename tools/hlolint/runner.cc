@@ -45,7 +45,7 @@ bool ReadCliRuleSettings(const CliOptions& options, RuleSettings* out) {
   using api_internal::kFlagNames;
   std::string error;
   if (!api_internal::SetSelection(kFlagNames, options.select, options.extend_select,
-                                 options.ignore, out, &error)) {
+                                  options.ignore, out, &error)) {
     PrintError(error);
     return false;
   }
