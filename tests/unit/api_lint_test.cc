@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "hlolint/lint.h"
 
@@ -246,4 +248,24 @@ TEST_CASE("api: a per-pass dump's name, or an assumed pass, says where in compil
   CHECK(result.diagnostics[0].rule == "reshape-not-bitcast");
   CHECK(result.diagnostics[0].severity == api::Severity::kError);
   CHECK(result.diagnostics[0].location.line == 5);
+}
+
+TEST_CASE("api: one Linter lints on several threads at once") {
+  api::LintOptions options;
+  options.config = api::ConfigSource::kDiscover;
+  const api::Linter linter(options);
+  const api::Linter copy = linter;  // shares the state
+  const std::string path = TempPath("concurrent.hlo");
+  std::vector<std::thread> threads;
+  std::vector<int> found(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 10; ++i) {
+        const api::LintResult result = (t % 2 == 0 ? linter : copy).LintText(kWrongShape, path);
+        if (result.ok() && result.diagnostics.size() == 1) ++found[t];
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(found == std::vector<int>{10, 10, 10, 10});
 }
