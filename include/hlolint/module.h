@@ -80,7 +80,9 @@ class Module {
   // The instruction whose statement holds the position: from the start of
   // the line of its name (`ROOT` and indentation included) to where the
   // next statement or the computation's closing brace starts. In an
-  // unnamed computation written inside an attribute, its instructions.
+  // unnamed computation written inside an attribute, its instructions (its
+  // braces belong to the statement around it). None in headers, between
+  // computations, or at a closing brace.
   std::optional<InstructionId> InstructionAt(Position at) const;
   // The instruction named `name` (a leading '%' is ignored), else the
   // computation of that name. With `from`, an instruction of the

@@ -46,8 +46,14 @@ struct Module::Impl {
   std::optional<uint32_t> OffsetOf(Position at) const;
   std::optional<Local> LocalInstruction(InstructionId id) const;
   std::optional<Local> LocalComputation(ComputationId id) const;
-  // The innermost computation whose text holds `offset`.
-  std::optional<Local> ComputationAt(uint32_t offset) const;
+  // The computations whose text holds `offset`, innermost first (an
+  // unnamed computation inside an attribute, then the one around it).
+  std::vector<Local> ComputationsAt(uint32_t offset) const;
+  std::optional<Local> ComputationAt(uint32_t offset) const {
+    std::vector<Local> around = ComputationsAt(offset);
+    if (around.empty()) return std::nullopt;
+    return around.front();
+  }
   std::optional<InstrId> InstructionIn(const Local& computation, uint32_t offset) const;
   std::optional<Location> FindInstruction(size_t module, std::string_view name,
                                           std::optional<CompId> only_in) const;
@@ -123,22 +129,21 @@ std::optional<Module::Impl::Local> Module::Impl::LocalComputation(ComputationId 
   return Local{k, local};
 }
 
-std::optional<Module::Impl::Local> Module::Impl::ComputationAt(uint32_t offset) const {
-  std::optional<Local> best;
-  uint32_t best_size = 0;
+std::vector<Module::Impl::Local> Module::Impl::ComputationsAt(uint32_t offset) const {
+  std::vector<std::pair<uint32_t, Local>> around;  // by size
   for (size_t k = 0; k < modules.size(); ++k) {
     const hlolint::Module& m = *modules[k];
     for (CompId c = 0; c < m.computation_count(); ++c) {
       const Computation& comp = m.computation(c);
       if (offset < comp.begin_offset || offset >= comp.end_offset) continue;
-      const uint32_t size = comp.end_offset - comp.begin_offset;
-      if (!best || size < best_size) {
-        best = Local{k, c};
-        best_size = size;
-      }
+      around.push_back({comp.end_offset - comp.begin_offset, Local{k, c}});
     }
   }
-  return best;
+  std::sort(around.begin(), around.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Local> out;
+  for (const auto& [size, local] : around) out.push_back(local);
+  return out;
 }
 
 // A statement starts at the start of its name's line (`ROOT`, indentation),
@@ -318,11 +323,14 @@ std::optional<ComputationId> Module::computation_of(InstructionId id) const {
 std::optional<InstructionId> Module::InstructionAt(Position at) const {
   const std::optional<uint32_t> offset = impl_->OffsetOf(at);
   if (!offset) return std::nullopt;
-  const std::optional<Impl::Local> c = impl_->ComputationAt(*offset);
-  if (!c) return std::nullopt;
-  const std::optional<InstrId> id = impl_->InstructionIn(*c, *offset);
-  if (!id) return std::nullopt;
-  return impl_->instruction_base[c->module] + *id;
+  // Outside the statements of an unnamed computation (its braces), the
+  // statement around it holds the position.
+  for (const Impl::Local& c : impl_->ComputationsAt(*offset)) {
+    if (std::optional<InstrId> id = impl_->InstructionIn(c, *offset)) {
+      return impl_->instruction_base[c.module] + *id;
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<Location> Module::Definition(std::string_view name,

@@ -262,3 +262,39 @@ TEST_CASE("api: text that does not parse gives errors, never a crash") {
     CHECK(module.computations().empty());
   }
 }
+
+TEST_CASE("api: an unnamed computation written inside an attribute") {
+  const api::Module module = api::Module::FromText(R"(HloModule inline
+
+ENTRY main {
+  x = f32[8]{0} parameter(0)
+  zero = f32[] constant(0)
+  ROOT r = f32[] reduce(x, zero), dimensions={0}, to_apply={
+    a = f32[] parameter(0)
+    b = f32[] parameter(1)
+    ROOT s = f32[] add(a, b)
+  }, metadata={op_name="sum"}
+}
+)",
+                                                   "inline.hlo");
+  REQUIRE(module.errors().empty());
+  const std::vector<api::ComputationInfo> computations = module.computations();
+  REQUIRE(computations.size() == 2);
+  const api::ComputationInfo& unnamed =
+      computations[0].name == "_" ? computations[0] : computations[1];
+  CHECK(unnamed.name == "_");
+  CHECK(unnamed.location.line == 6);
+  CHECK(unnamed.location.column == 60);
+  CHECK(NameOf(module, IdAt(module, 8, 5)) == "b");
+  CHECK(NameOf(module, IdAt(module, 9, 1)) == "s");
+  CHECK(module.computation(*module.computation_of(IdAt(module, 9, 1)))->name == "_");
+  // The statement around it: its opening line, its closing brace, what follows.
+  const api::InstructionId r = IdAt(module, 6, 5);
+  CHECK(NameOf(module, r) == "r");
+  CHECK(IdAt(module, 6, 60) == r);
+  CHECK(IdAt(module, 10, 3) == r);
+  CHECK(IdAt(module, 10, 8) == r);
+  CHECK(module.DefinitionAt({9, 24})->line == 7);  // `a` in add(a, b)
+  CHECK(module.DefinitionAt({6, 25})->line == 4);  // `x` in reduce(x, zero)
+  CHECK(module.DefinitionAt({6, 28})->line == 5);  // `zero`
+}
