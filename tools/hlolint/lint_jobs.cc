@@ -2,48 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <thread>
 
 #include "source/source_file.h"
 
 namespace hlolint {
-namespace {
-
-FileResult LintWith(const LintTask& task, const LintOptions& options, ReadBuffer* buffer) {
-  if (task.text != nullptr) {
-    std::unique_ptr<SourceFile> file = SourceFile::FromString(task.display_path, *task.text);
-    return LintSource(*file, options);
-  }
-  return LintFile(task.path, task.display_path, options, buffer);
-}
-
-FileResult LintOneUnguarded(const LintTask& task, int module_threads, ReadBuffer* buffer) {
-  if (!task.dump && task.options->module_threads == module_threads) {
-    return LintWith(task, *task.options, buffer);
-  }
-  LintOptions options = *task.options;  // small: rule pointers and options
-  if (task.dump) options.dump = &*task.dump;
-  options.module_threads = module_threads;
-  return LintWith(task, options, buffer);
-}
-
-// An exception escaping a worker thread would end the process; report it as
-// this file's failure instead (exit status 2), and go on with the others.
-FileResult LintOne(const LintTask& task, int module_threads, ReadBuffer* buffer) {
-  try {
-    return LintOneUnguarded(task, module_threads, buffer);
-  } catch (const std::exception& e) {
-    FileResult failed;
-    failed.path = task.display_path;
-    failed.io_error = true;
-    failed.io_error_message = std::string("internal error while linting: ") + e.what();
-    return failed;
-  }
-}
-
-}  // namespace
-
 int ModuleThreads(int jobs, size_t files) {
   const size_t workers = std::min<size_t>(std::max(jobs, 1), std::max<size_t>(files, 1));
   return std::max(1, static_cast<int>(static_cast<size_t>(std::max(jobs, 1)) / workers));
@@ -56,7 +19,7 @@ std::vector<FileResult> LintAll(const std::vector<LintTask>& tasks, int jobs) {
   if (workers <= 1) {
     ReadBuffer buffer;
     for (size_t i = 0; i < tasks.size(); ++i) {
-      results[i] = LintOne(tasks[i], module_threads, &buffer);
+      results[i] = api_internal::LintInput(tasks[i], module_threads, &buffer);
     }
     return results;
   }
@@ -64,7 +27,7 @@ std::vector<FileResult> LintAll(const std::vector<LintTask>& tasks, int jobs) {
   auto work = [&] {
     ReadBuffer buffer;  // this worker's: small files are read, not mapped
     for (size_t i = next++; i < tasks.size(); i = next++) {
-      results[i] = LintOne(tasks[i], module_threads, &buffer);
+      results[i] = api_internal::LintInput(tasks[i], module_threads, &buffer);
     }
   };
   std::vector<std::thread> threads;

@@ -4,24 +4,15 @@
 // idle cores run the rules of the files' large modules).
 #pragma once
 
-#include <optional>
-#include <string>
 #include <vector>
 
-#include "engine/dump_context.h"
+#include "api/lint_input.h"
 #include "engine/lint.h"
 
 namespace hlolint {
 
-struct LintTask {
-  std::string path;                     // file to open (unused for stdin)
-  std::string display_path;             // as shown in diagnostics
-  const std::string* text = nullptr;    // contents already read (stdin); null: open `path`
-  const LintOptions* options = nullptr;
-  // What the file's XLA dump name (and its dump sequence, or --assume-pass)
-  // says: module, pass. See engine/dump_sequence.h.
-  std::optional<DumpContext> dump;
-};
+// One file, linted through the library's entry point (lib/api/lint_input.h).
+using LintTask = api_internal::InputToLint;
 
 // Lints the files on min(jobs, files) workers. The cores the workers leave
 // idle go to the files' modules: each may run its rules on

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <iostream>
 
+#include "api/convert.h"
 #include "engine/selection.h"
+#include "hlolint/rules.h"
 #include "nlohmann/json.hpp"
 #include "output.h"
 #include "rules/registry.h"
@@ -13,10 +15,10 @@ namespace hlolint {
 
 std::vector<RuleDescription> DescribeRules() {
   std::vector<RuleDescription> rules;
-  for (const Rule* rule : AllRules()) {
-    const RuleInfo& info = rule->info();
-    rules.push_back({std::string(info.id), std::string(info.category), info.default_severity,
-                     std::string(info.summary), std::string(RuleDocumentation(info.id))});
+  for (api::RuleInfo& rule : api::Rules()) {
+    rules.push_back({std::move(rule.id), std::move(rule.category),
+                     api_internal::FromApi(rule.default_severity), std::move(rule.summary),
+                     std::move(rule.documentation)});
   }
   return rules;
 }

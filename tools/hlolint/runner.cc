@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
@@ -14,7 +13,7 @@
 #include <memory>
 #include <thread>
 
-#include "memory/allocator.h"
+#include "api/settings.h"
 #include "engine/baseline.h"
 #include "engine/config.h"
 #include "engine/dump_sequence.h"
@@ -22,6 +21,7 @@
 #include "exit_status.h"
 #include "inputs.h"
 #include "lint_jobs.h"
+#include "memory/allocator.h"
 #include "output.h"
 #include "report/dump_summary.h"
 #include "report/report.h"
@@ -36,32 +36,19 @@ namespace {
 
 void PrintError(const std::string& message) { std::cerr << "hlolint: error: " << message << "\n"; }
 
-// What the command line says about rules, validated once.
-struct CliRuleSettings {
-  SelectionLayer selection;
-  std::map<std::string, Severity, std::less<>> severity_overrides;
-  std::optional<Severity> fail_on;
-  std::optional<XlaProfile> xla_version;
-  std::optional<BackendSetting> backend;
-};
+using api_internal::OptionsBuilder;
+using api_internal::RuleSettings;
 
-bool ValidateSpecifiers(const char* flag, const std::vector<std::string>& specifiers) {
-  for (const std::string& specifier : specifiers) {
-    if (!IsKnownSpecifier(specifier, AllRules())) {
-      PrintError(StrCat(flag, ": ", UnknownSpecifierMessage(specifier, AllRules())));
-      return false;
-    }
+// The rule settings of the command line, validated once (with the API's
+// checks and messages, under the flags' names).
+bool ReadCliRuleSettings(const CliOptions& options, RuleSettings* out) {
+  using api_internal::kFlagNames;
+  std::string error;
+  if (!api_internal::SetSelection(kFlagNames, options.select, options.extend_select,
+                                  options.ignore, out, &error)) {
+    PrintError(error);
+    return false;
   }
-  return true;
-}
-
-bool ReadCliRuleSettings(const CliOptions& options, CliRuleSettings* out) {
-  if (options.select && !ValidateSpecifiers("--select", *options.select)) return false;
-  if (!ValidateSpecifiers("--extend-select", options.extend_select)) return false;
-  if (!ValidateSpecifiers("--ignore", options.ignore)) return false;
-  out->selection.select = options.select;
-  out->selection.extend_select = options.extend_select;
-  out->selection.ignore = options.ignore;
   for (const std::string& item : options.severity_overrides) {
     const size_t eq = item.find('=');
     std::optional<Severity> level;
@@ -70,28 +57,19 @@ bool ReadCliRuleSettings(const CliOptions& options, CliRuleSettings* out) {
       PrintError(StrCat("--severity-override: expected RULE=error|warning|note, got '", item, "'"));
       return false;
     }
-    const std::string rule = item.substr(0, eq);
-    absl::StatusOr<std::vector<const Rule*>> rules = MatchSpecifiers({rule}, AllRules());
-    if (!rules.ok()) {
-      PrintError(StrCat("--severity-override: ", UnknownSpecifierMessage(rule, AllRules())));
-      return false;
-    }
-    for (const Rule* r : *rules) out->severity_overrides[std::string(r->info().id)] = *level;
-  }
-  if (options.xla_version) {
-    out->xla_version = XlaProfile::Parse(*options.xla_version);
-    if (!out->xla_version) {
-      PrintError(StrCat("--xla-version must be ", kXlaVersionHelp, ", not '", *options.xla_version,
-                        "'"));
+    if (!api_internal::AddSeverityOverride(kFlagNames, item.substr(0, eq), *level, out, &error)) {
+      PrintError(error);
       return false;
     }
   }
-  if (options.backend) {
-    out->backend = ParseBackendSetting(*options.backend);
-    if (!out->backend) {
-      PrintError(StrCat("--backend must be ", kBackendSettingHelp, ", not '", *options.backend, "'"));
-      return false;
-    }
+  if (options.xla_version &&
+      !api_internal::SetXlaVersion(kFlagNames, *options.xla_version, out, &error)) {
+    PrintError(error);
+    return false;
+  }
+  if (options.backend && !api_internal::SetBackend(kFlagNames, *options.backend, out, &error)) {
+    PrintError(error);
+    return false;
   }
   if (options.fail_on) {
     out->fail_on = SeverityFromName(*options.fail_on);
@@ -102,90 +80,6 @@ bool ReadCliRuleSettings(const CliOptions& options, CliRuleSettings* out) {
   }
   return true;
 }
-
-// Settings shared by every file under one configuration.
-struct Profile {
-  std::vector<const Rule*> rules;
-  LintOptions base;
-  Severity fail_on = Severity::kError;
-};
-
-bool MakeProfile(const Config* config, const CliRuleSettings& cli, Profile* out) {
-  std::vector<SelectionLayer> layers;
-  if (config != nullptr) layers.push_back(config->selection);
-  layers.push_back(cli.selection);
-  absl::StatusOr<std::vector<const Rule*>> rules = ResolveSelection(AllRules(), layers);
-  if (!rules.ok()) {
-    PrintError(std::string(rules.status().message()));
-    return false;
-  }
-  out->rules = *rules;
-  out->base.known_rules = AllRules();
-  if (config != nullptr) {
-    out->base.severity_overrides = config->severity_overrides;
-    out->base.rule_options = config->rule_options;
-    if (config->fail_on) out->fail_on = *config->fail_on;
-  }
-  for (const auto& [rule, level] : cli.severity_overrides) out->base.severity_overrides[rule] = level;
-  if (cli.fail_on) out->fail_on = *cli.fail_on;
-  // The command line over the configuration, each of the two settings alone.
-  std::optional<XlaProfile> version = cli.xla_version;
-  if (!version && config != nullptr) version = config->xla_version;
-  std::optional<BackendSetting> backend = cli.backend;
-  if (!backend && config != nullptr) backend = config->backend;
-  if (version) out->base.xla = *version;
-  if (backend) {
-    out->base.detect_backend = backend->detect;
-    out->base.xla = out->base.xla.WithBackend(backend->backend);
-  }
-  return true;
-}
-
-// Builds the LintOptions of each input: its configuration's profile minus
-// the per-path ignores that match it. Options are shared between inputs
-// that end up with the same settings.
-class OptionsBuilder {
- public:
-  explicit OptionsBuilder(const CliRuleSettings& cli) : cli_(cli) {}
-
-  const LintOptions* For(const std::shared_ptr<const Config>& config, const std::string& path,
-                         Severity* fail_on) {
-    auto found = profiles_.find(config.get());
-    if (found == profiles_.end()) {
-      Profile profile;
-      if (!MakeProfile(config.get(), cli_, &profile)) return nullptr;
-      found = profiles_.emplace(config.get(), std::move(profile)).first;
-      configs_.push_back(config);  // keeps the key alive
-    }
-    const Profile& profile = found->second;
-    *fail_on = profile.fail_on;
-    std::vector<std::string> ignored;
-    if (config) ignored = IgnoredRulesForPath(*config, path);
-    std::vector<const Rule*> rules = profile.rules;
-    if (!ignored.empty()) {
-      absl::StatusOr<std::vector<const Rule*>> drop = MatchSpecifiers(ignored, AllRules());
-      if (drop.ok()) {
-        std::erase_if(rules, [&](const Rule* r) {
-          return std::find(drop->begin(), drop->end(), r) != drop->end();
-        });
-      }
-    }
-    const std::pair<const Config*, std::vector<const Rule*>> key{config.get(), rules};
-    auto cached = options_.find(key);
-    if (cached != options_.end()) return cached->second;
-    LintOptions& options = storage_.emplace_back(profile.base);
-    options.rules = std::move(rules);
-    options_[key] = &options;
-    return &options;
-  }
-
- private:
-  const CliRuleSettings& cli_;
-  std::map<const Config*, Profile> profiles_;
-  std::vector<std::shared_ptr<const Config>> configs_;
-  std::map<std::pair<const Config*, std::vector<const Rule*>>, const LintOptions*> options_;
-  std::deque<LintOptions> storage_;  // stable addresses
-};
 
 // Reads standard input to its end, up to kMaxStreamBytes.
 bool ReadStdin(std::string* out, std::string* error) {
@@ -234,7 +128,7 @@ int Run(const CliOptions& options) {
   if (options.list_rules) return WriteStdout(ListRules(json_requested)) ? kExitClean : kExitError;
   if (!options.explain.empty()) return Explain(options.explain);
 
-  CliRuleSettings cli;
+  RuleSettings cli;
   if (!ReadCliRuleSettings(options, &cli)) return kExitError;
   if (options.dump_summary && options.format && *options.format != "json" &&
       *options.format != "full" && *options.format != "concise") {
@@ -281,7 +175,7 @@ int Run(const CliOptions& options) {
     fixed = std::move(config);
   }
   ConfigFinder finder(AllRules());
-  OptionsBuilder builder(cli);
+  OptionsBuilder builder(std::move(cli));
   std::string stdin_text;
   std::vector<LintTask> tasks;
   std::vector<Severity> fail_on;
@@ -298,7 +192,7 @@ int Run(const CliOptions& options) {
         PrintError(error);
         return kExitError;
       }
-      task.text = &stdin_text;
+      task.text = std::string_view();  // standard input's, once all of it is read
       task.display_path = options.stdin_filename.empty() ? "<stdin>" : options.stdin_filename;
       location = options.stdin_filename.empty() ? "<stdin>" : options.stdin_filename;
     }
@@ -314,10 +208,18 @@ int Run(const CliOptions& options) {
     }
     locations.push_back(location);
     Severity threshold = Severity::kError;
-    task.options = builder.For(config, location, &threshold);
-    if (task.options == nullptr) return kExitError;
+    std::string options_error;
+    task.options = builder.For(config, location, &threshold, &options_error);
+    if (task.options == nullptr) {
+      PrintError(options_error);
+      return kExitError;
+    }
     tasks.push_back(std::move(task));
     fail_on.push_back(threshold);
+  }
+
+  for (LintTask& task : tasks) {
+    if (task.text) task.text = stdin_text;
   }
 
   // Dump names: which module and pass each file is, and dump sequences.
@@ -341,7 +243,7 @@ int Run(const CliOptions& options) {
   const int jobs = options.jobs > 0 ? options.jobs : DefaultJobs();
   std::vector<uint64_t> sizes;
   for (const LintTask& task : tasks) {
-    sizes.push_back(task.text != nullptr ? task.text->size() : RegularFileSize(task.path));
+    sizes.push_back(task.text ? task.text->size() : RegularFileSize(task.path));
   }
   ConfigureMemoryForInputs(sizes);
   const auto start = std::chrono::steady_clock::now();

@@ -1,0 +1,115 @@
+// Linting HLO text through the hlolint library: options in, diagnostics out
+// as plain structs. Never throws and never aborts on any input; problems
+// with the options, the configuration or reading the input come back in
+// LintResult::errors.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "hlolint/location.h"
+
+namespace hlolint::api {
+
+// Where the rule settings come from.
+enum class ConfigSource {
+  kNone,       // only these options (the command line's --no-config)
+  kFile,       // LintOptions::config_file (--config)
+  kDiscover,   // the nearest .hlolint.json above each linted path (the CLI's default)
+};
+
+// What to lint for, as on the command line (docs/cli.md). Rule specifiers
+// are rule ids, category names or ALL.
+struct LintOptions {
+  std::optional<std::vector<std::string>> select;  // --select: replaces the default set
+  std::vector<std::string> extend_select;          // --extend-select
+  std::vector<std::string> ignore;                 // --ignore
+  // --severity-override: rule specifier and the severity its findings get.
+  std::vector<std::pair<std::string, Severity>> severity_overrides;
+  ConfigSource config = ConfigSource::kNone;
+  std::string config_file;                 // with ConfigSource::kFile
+  std::optional<std::string> xla_version;  // --xla-version: "latest", "2026-06-03", "jaxlib-0.10.2"
+  std::optional<std::string> backend;      // --backend: "auto", "cpu", "gpu", "tpu"
+  // Read what an XLA per-pass dump file name says (module, pass) from the
+  // path, as the CLI does for a single file (docs/dump-directories.md).
+  bool dump_context_from_path = true;
+  // --assume-pass: where in compilation the text was dumped: "P" or
+  // "after_P" (after pass P), "before_Q", "after_P.before_Q" (docs/cli.md).
+  std::optional<std::string> assume_pass;
+};
+
+struct Note {
+  std::string message;
+  std::optional<Location> location;  // none: a note without a location
+};
+
+struct Diagnostic {
+  std::string rule;  // e.g. "reshape-not-bitcast"
+  Severity severity = Severity::kError;
+  std::string message;
+  Location location;
+  // Where it is in the IR: empty when not at an instruction.
+  std::string module;
+  std::string computation;
+  std::string instruction;
+  std::vector<Note> notes;
+  std::string fix;          // a one-line hint; may be empty
+  std::string fingerprint;  // stable across line moves (the CLI's baselines use it)
+};
+
+// A problem that stopped linting or part of it: invalid options, a
+// configuration error (located in the configuration file), an unreadable
+// input. Parse errors in the HLO text are diagnostics (rule parse-error).
+struct LintError {
+  std::string message;
+  std::optional<Location> location;
+};
+
+struct LintResult {
+  std::string path;  // the display path
+  std::vector<Diagnostic> diagnostics;  // by position, then rule
+  std::vector<LintError> errors;        // empty when the input was linted
+  uint32_t modules = 0;
+  uint32_t computations = 0;
+  uint64_t instructions = 0;
+  uint32_t suppressed = 0;  // findings silenced by `// hlolint: ignore[...]`
+  bool ok() const { return errors.empty(); }
+};
+
+// Lints with one set of options, validated once. Copies share their state;
+// Lint calls may run concurrently from several threads.
+class Linter {
+ public:
+  explicit Linter(LintOptions options = {});
+  ~Linter();
+  Linter(const Linter&);
+  Linter& operator=(const Linter&);
+
+  // What is wrong with the options (an unknown rule, a bad version, an
+  // unreadable configuration file); when not empty, every Lint call
+  // returns these errors and lints nothing.
+  const std::vector<LintError>& option_errors() const;
+
+  // Lints text held by the caller; `display_path` names it in diagnostics
+  // and, with ConfigSource::kDiscover, is where the configuration search
+  // starts. The text may be anything (empty, binary, truncated).
+  LintResult LintText(std::string_view text, const std::string& display_path) const;
+  // Reads and lints a file.
+  LintResult LintFile(const std::string& path) const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+// One-off forms of Linter(options).LintText / LintFile.
+LintResult LintText(std::string_view text, const std::string& display_path,
+                    const LintOptions& options = {});
+LintResult LintFile(const std::string& path, const LintOptions& options = {});
+
+}  // namespace hlolint::api
