@@ -236,8 +236,8 @@ bool InferScatterShape(std::span<const Shape* const> operands, const ScatterDime
       ++scatter_seen;
     }
   }
-  // Only `count` shapes: a Shape is large, and 64 of them cost ~20,000
-  // instructions to build and destroy for every scatter.
+  // Only `count` shapes: a Shape is large, and building and destroying a
+  // fixed 64 of them for every scatter would cost more than the check.
   absl::InlinedVector<Shape, 2> init_shapes(count);
   const Shape* init_ptrs[64];
   PrimitiveType update_types[64];
