@@ -75,7 +75,7 @@ function(hlolint_pgo_use)
   add_custom_target(hlolint_pgo_profile DEPENDS ${pgo}/trained.stamp)
   # The profile's inlining lets GCC 12 follow std::string::append into
   # paths it then misreads (-Warray-bounds, -Wstringop-overflow on a StrCat
-  # in shape_inference_reduce.cc: a known false positive of libstdc++'s
+  # in the shape inference: a known false positive of libstdc++'s
   # inlined string code): silenced here only, the plain build keeps them.
   add_compile_options(-fprofile-use=${profile_dir} -fprofile-partial-training
                       -fprofile-prefix-path=${PROJECT_BINARY_DIR}
@@ -84,9 +84,17 @@ function(hlolint_pgo_use)
 endfunction()
 
 # Every target whose objects use the profile compiles after the training
-# (targets linking hlolint_core wait for it through CMake's ordering).
+# (the executables, which link the layers, wait for it through CMake's
+# ordering).
 function(hlolint_pgo_order)
-  foreach(target IN ITEMS hlolint_core hlolint_allocator)
-    add_dependencies(${target} hlolint_pgo_profile)
+  get_property(layers GLOBAL PROPERTY HLOLINT_LAYER_TARGETS)
+  foreach(target IN LISTS layers ITEMS hlolint_allocator)
+    get_target_property(type ${target} TYPE)
+    if(NOT type STREQUAL "INTERFACE_LIBRARY")
+      add_dependencies(${target} hlolint_pgo_profile)
+    endif()
   endforeach()
+  if(TARGET hlolint_pch)
+    add_dependencies(hlolint_pch hlolint_pgo_profile)
+  endif()
 endfunction()

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "analysis/call_attributes.h"
 #include "analysis/attribute_index.h"
+#include "analysis/call_attributes.h"
+#include "analysis/computation_signature.h"
 #include "analysis/shape_inference.h"
-#include "analysis/verify_signatures.h"
 #include "parse/attributes.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"

@@ -5,9 +5,9 @@
 #include <initializer_list>
 #include <vector>
 
+#include "analysis/computation_signature.h"
 #include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
-#include "analysis/verify_signatures.h"
 #include "parse/attributes.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"

@@ -4,7 +4,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
-#include "analysis/verify_text.h"
+#include "analysis/attribute_text.h"
 #include "parse/attributes.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"

@@ -4,7 +4,7 @@
 // HandleReduceScatter, HandleAllToAll, HandleRaggedAllToAll,
 // CheckInplaceCollectivePermute, CheckDuplicatedSourceOrTarget).
 #include "analysis/opcode_index.h"
-#include "analysis/verify_collectives.h"
+#include "rules/checks/collective_checker.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 

@@ -4,8 +4,8 @@
 #include <array>
 
 #include "analysis/attribute_index.h"
-#include "analysis/verify_shape_checks.h"
-#include "analysis/verify_signatures.h"
+#include "analysis/computation_signature.h"
+#include "rules/checks/shape_checker.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 

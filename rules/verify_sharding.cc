@@ -3,8 +3,9 @@
 // shape rank) and while/conditional carry one sharding across the
 // instructions that share a value (VerifyConsistentSharding).
 #include "analysis/attribute_index.h"
+#include "analysis/attribute_text.h"
 #include "analysis/opcode_index.h"
-#include "analysis/verify_text.h"
+#include "rules/checks/sharding_text.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 

@@ -8,7 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/node_hash_map.h"
-#include "analysis/verify_text.h"
+#include "analysis/attribute_text.h"
 #include "ir/module.h"
 #include "util/hash.h"
 

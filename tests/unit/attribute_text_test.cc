@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "analysis/verify_text.h"
+#include "analysis/attribute_text.h"
 #include "parse_helpers.h"
 
 namespace hlolint::parse_testing {

@@ -1,4 +1,4 @@
-#include "analysis/verify_signatures.h"
+#include "analysis/computation_signature.h"
 
 namespace hlolint {
 

@@ -14,8 +14,8 @@ namespace hlolint {
 // parameter shapes go into *params (storage the caller reuses, which
 // out->parameters views). False when the root's shape is unknown (omitted
 // and not inferable) or a parameter's is. Not a table of every
-// computation's: at 1 GB of HLO one read every parameter's record (~24 ms)
-// for the few reducers and async computations the rules ask about.
+// computation's: that would read every parameter's record of a large
+// module for the few reducers and async computations the rules ask about.
 bool ReadSignature(const Module& m, CompId computation, std::vector<const Shape*>* params,
                    ProgramShapeView* out);
 

@@ -11,22 +11,12 @@
 #include <vector>
 
 #include "analysis/call_attributes.h"
+#include "analysis/computation_signature.h"
 #include "analysis/shape_inference.h"
-#include "analysis/verify_signatures.h"
 #include "ir/module.h"
+#include "rules/checks/verify_finding.h"
 
 namespace hlolint {
-
-// One failed check: the XLA function it mirrors, the message, and the
-// attribute to point at (kUnknown: the instruction's name).
-struct VerifyFinding {
-  std::string check;
-  std::string message;
-  AttrName attribute = AttrName::kUnknown;
-  // Warnings: XLA rejects these too, but the XLA repository's own tool and
-  // translation tests carry them (see docs/rules/verify-shape.md).
-  bool warning = false;
-};
 
 class ShapeChecker {
  public:

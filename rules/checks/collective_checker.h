@@ -12,8 +12,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "analysis/parsed_by_text.h"
 #include "analysis/shape_inference.h"
-#include "analysis/verify_shape_checks.h"
 #include "ir/module.h"
+#include "rules/checks/verify_finding.h"
 
 namespace hlolint {
 

@@ -1,11 +1,12 @@
-#include "analysis/verify_shape_checks.h"
+#include "rules/checks/shape_checker.h"
 
 #include <algorithm>
 #include <bit>
 #include <span>
 
-#include "analysis/verify_text.h"
+#include "analysis/attribute_text.h"
 #include "parse/attributes.h"
+#include "rules/checks/original_value.h"
 #include "util/hash.h"
 #include "util/strings.h"
 

@@ -1,10 +1,10 @@
-#include "analysis/verify_collectives.h"
+#include "rules/checks/collective_checker.h"
 
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "analysis/verify_text.h"
+#include "analysis/attribute_text.h"
 #include "parse/attributes.h"
 #include "util/strings.h"
 

@@ -1,6 +1,6 @@
 // ShapeChecker: contractions, reductions, gather/scatter and the remaining
 // opcodes with a ShapeVerifier handler.
-#include "analysis/verify_shape_checks.h"
+#include "rules/checks/shape_checker.h"
 #include "parse/attributes.h"
 #include "util/strings.h"
 
