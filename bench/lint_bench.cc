@@ -22,8 +22,8 @@
 // --versus-threads / --versus-rules lint), after giving the heap back, wait
 // N ms. On a virtual machine whose host takes
 // back the memory a guest frees (after a second or two), memory freed a
-// moment before is backed still and costs ~20 times less to touch again
-// than memory after a pause: without the pause, runs after the first
+// moment before is backed still and costs much less to touch again than
+// memory after a pause: without the pause, runs after the first
 // reuse the previous run's pages cheaply, as a new hlolint process started
 // seconds after the last one would not (see docs/performance.md).
 //
@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
   reduced.module_threads = threads;
   reduced.parallel_rules_min_bytes = rules_min_bytes;
   for (const Rule* rule : AllRules()) {
-    if (rule->info().category != without && rule->info().id != without) {
+    if (CategoryName(rule->info().category) != without && rule->info().id != without) {
       reduced.rules.push_back(rule);
     }
   }

@@ -49,8 +49,8 @@ struct Attribute {
 };
 static_assert(sizeof(Attribute) == 8, "an attribute takes 8 bytes in the IR");
 
-// The attributes whose values the parser keys: those verify-shape's memo of
-// the shape ops reads, and those analyses parse once per distinct value
+// The attributes whose values the parser keys: those the shape checks
+// memoize on, and those analyses parse once per distinct value
 // (ParsedByText): by key, a repeated value is not read again from text a
 // large file has released.
 constexpr bool HasValueKey(AttrName name) {
@@ -84,8 +84,8 @@ struct Instruction {
   // user_count of this many users or more: Module::UserCount adds the rest.
   static constexpr uint16_t kLongUsers = 0x7fff;
 
-  // 24 bytes, the bulk of a large module's IR (5.5 million of them for a
-  // 1 GB dump, where every byte here is 5.5 MB of fresh memory): what few
+  // 24 bytes, the bulk of a large module's IR (one per instruction, so
+  // every byte here is a byte per instruction of fresh memory): what few
   // instructions have (a number, called computations, control
   // predecessors, long names and operand lists) heads their block of
   // Module::ids_ instead (HeaderWords). What rules seldom ask is not kept:

@@ -15,7 +15,7 @@ std::vector<RuleDescription> DescribeRules() {
   std::vector<RuleDescription> rules;
   for (const Rule* rule : AllRules()) {
     const RuleInfo& info = rule->info();
-    rules.push_back({std::string(info.id), std::string(info.category), info.default_severity,
+    rules.push_back({std::string(info.id), std::string(CategoryName(info.category)), info.default_severity,
                      std::string(info.summary), std::string(RuleDocumentation(info.id))});
   }
   return rules;
