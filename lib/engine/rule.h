@@ -20,8 +20,10 @@ namespace hlolint {
 class Analyses;
 struct DumpContext;
 
-// What a rule is about. Users select rules by its name (CategoryName); the
-// engine runs the verifier rules after the others (see RunRules).
+// What a rule is about. Users select rules by its name (CategoryName). The
+// verifier rules read other analyses than the rest: on one thread, the
+// engine frees the other rules' analyses once those rules have run, before
+// the verifier rules that are left (RunRules).
 enum class RuleCategory : uint8_t {
   kParse,       // the text is no HLO XLA accepts (reported by the engine)
   kLayout,
@@ -35,7 +37,7 @@ std::string_view CategoryName(RuleCategory category);
 
 // How long a rule's Check takes on a large module, analyses it asks for
 // included: threads take the costliest rules first, so that the last ones to
-// start are short and the threads finish together.
+// start are short and the threads finish together. In increasing order.
 enum class RuleCost : uint8_t {
   kCheap,     // reads what an index lists, or nothing
   kModerate,  // builds an analysis over the module, or reads most instructions
