@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
   reduced.module_threads = threads;
   reduced.parallel_rules_min_bytes = rules_min_bytes;
   for (const Rule* rule : AllRules()) {
-    if (rule->info().category != without && rule->info().id != without) {
+    if (CategoryName(rule->info().category) != without && rule->info().id != without) {
       reduced.rules.push_back(rule);
     }
   }

@@ -86,9 +86,10 @@ class DeadInPlacePastRootRule : public Rule {
  public:
   const RuleInfo& info() const override {
     static const RuleInfo kInfo{
-        "dead-in-place-past-root", "scheduling", Severity::kWarning,
+        "dead-in-place-past-root", RuleCategory::kScheduling, Severity::kWarning,
         "In-place op whose result is unused: its mutation is lost, or clobbers a live buffer "
-        "when scheduled after ROOT"};
+        "when scheduled after ROOT",
+        RuleCost::kModerate};
     return kInfo;
   }
 
@@ -96,8 +97,8 @@ class DeadInPlacePastRootRule : public Rule {
     const Module& m = ctx.module();
     // Most modules have no unused in-place instruction: the module lists
     // its unused instructions (reading each candidate's record for its
-    // user count streamed half the records, ~25 ms at 1 GB of HLO), and
-    // pairs are computed only for those.
+    // user count would stream half the records), and pairs are computed
+    // only for those.
     const std::span<const InstrId> unused = m.unused_instructions();
     if (std::none_of(unused.begin(), unused.end(),
                      [&](InstrId id) { return MayBeInPlace(m.opcode(id)); })) {

@@ -29,9 +29,10 @@ class MissedInPlacePairRule : public Rule {
  public:
   const RuleInfo& info() const override {
     static const RuleInfo kInfo{
-        "missed-in-place-pair", "aliasing", Severity::kWarning,
+        "missed-in-place-pair", RuleCategory::kAliasing, Severity::kWarning,
         "Fusion that updates a parameter in place behind a reshape, transpose or copy, so XLA "
-        "records no in-place pair"};
+        "records no in-place pair",
+        RuleCost::kModerate};
     return kInfo;
   }
 

@@ -8,7 +8,7 @@ namespace {
 class ParseErrorRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"parse-error", "parse", Severity::kError,
+    static const RuleInfo kInfo{"parse-error", RuleCategory::kParse, Severity::kError,
                                 "HLO text that XLA's parser would reject"};
     return kInfo;
   }

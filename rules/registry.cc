@@ -13,7 +13,7 @@ std::vector<std::unique_ptr<Rule>> MakeRules() {
   rules.push_back(MakeParseErrorRule());
   rules.push_back(MakeUnsupportedFormatRule());
   rules.push_back(MakeUnusedSuppressionRule());
-  // Seed rules (order: reshape-not-bitcast, unclaimed-output-alias, then these).
+  // Patterns that break XLA's passes.
   rules.push_back(MakeReshapeNotBitcastRule());
   rules.push_back(MakeUnclaimedOutputAliasRule());
   rules.push_back(MakeDeadInPlacePastRootRule());

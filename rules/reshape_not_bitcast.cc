@@ -2,7 +2,7 @@
 // layouts make it move data. LayoutNormalization::HandleReshape
 // RET_CHECKs ShapeUtil::ReshapeIsBitcast on every such reshape, relying on
 // ReshapeDecomposer having run before it; a pass that re-layouts the operand
-// in between (GemmRewriter pinning a cuBLAS output layout, seed 002) breaks
+// in between (GemmRewriter pinning a cuBLAS output layout) breaks
 // that precondition and compilation fails.
 #include <string>
 #include <string_view>
@@ -106,9 +106,10 @@ class ReshapeNotBitcastRule : public Rule {
  public:
   const RuleInfo& info() const override {
     static const RuleInfo kInfo{
-        "reshape-not-bitcast", "layout", Severity::kError,
+        "reshape-not-bitcast", RuleCategory::kLayout, Severity::kError,
         "Reshape outside fusions whose layouts make it move data; LayoutNormalization "
-        "RET_CHECKs on it unless ReshapeDecomposer runs first"};
+        "RET_CHECKs on it unless ReshapeDecomposer runs first",
+        RuleCost::kModerate};
     return kInfo;
   }
 

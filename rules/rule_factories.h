@@ -19,7 +19,7 @@ std::unique_ptr<Rule> MakeUnclaimedOutputAliasRule();
 std::unique_ptr<Rule> MakeDeadInPlacePastRootRule();
 std::unique_ptr<Rule> MakeMissedInPlacePairRule();
 
-// Structural verifier (category verify).
+// Structural verifier (RuleCategory::kVerify).
 std::unique_ptr<Rule> MakeVerifyShapeRule();
 std::unique_ptr<Rule> MakeVerifyAsyncPairsRule();
 std::unique_ptr<Rule> MakeVerifyCallSignatureRule();

@@ -10,9 +10,9 @@
 //  (d) error: the target is configured as writing through its inputs
 //      (option writes_through_inputs) and an output with a same-shaped
 //      operand is unclaimed.
-// Seed 001: a Triton kernel wrote its result through an input pointer with
-// no declared alias; XLA never gives an undeclared output the operand's
-// buffer, so the input was clobbered while still live.
+// The case it guards against: a Triton kernel writes its result through an
+// input pointer with no declared alias; XLA never gives an undeclared output
+// the operand's buffer, so the input is clobbered while still live.
 #include <functional>
 #include <string>
 #include <vector>
@@ -135,9 +135,10 @@ class UnclaimedOutputAliasRule : public Rule {
  public:
   const RuleInfo& info() const override {
     static const RuleInfo kInfo{
-        "unclaimed-output-alias", "aliasing", Severity::kWarning,
+        "unclaimed-output-alias", RuleCategory::kAliasing, Severity::kWarning,
         "Custom call whose output_to_operand_aliasing is invalid, or leaves out an output that "
-        "a same-shaped operand could hold"};
+        "a same-shaped operand could hold",
+        RuleCost::kModerate};
     return kInfo;
   }
 

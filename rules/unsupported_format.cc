@@ -8,7 +8,7 @@ namespace {
 class UnsupportedFormatRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"unsupported-format", "parse", Severity::kWarning,
+    static const RuleInfo kInfo{"unsupported-format", RuleCategory::kParse, Severity::kWarning,
                                 "Input that is not HLO text, so it cannot be linted"};
     return kInfo;
   }

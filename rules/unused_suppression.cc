@@ -9,7 +9,7 @@ namespace {
 class UnusedSuppressionRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"unused-suppression", "meta", Severity::kWarning,
+    static const RuleInfo kInfo{"unused-suppression", RuleCategory::kMeta, Severity::kWarning,
                                 "Suppression comment that silences nothing"};
     return kInfo;
   }

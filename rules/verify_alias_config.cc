@@ -10,6 +10,7 @@
 #include "analysis/call_attributes.h"
 #include "analysis/computation_signature.h"
 #include "analysis/shape_inference.h"
+#include "analysis/text_order_walk.h"
 #include "parse/attributes.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -33,21 +34,22 @@ bool IsDenseArray(const Shape& s) { return s.IsArray(); }
 class VerifyAliasConfigRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-alias-config", "verify", Severity::kError,
+    static const RuleInfo kInfo{"verify-alias-config", RuleCategory::kVerify, Severity::kError,
                                 "aliasing declaration (output_to_operand_aliasing, "
-                                "input_output_alias, buffer_donor) that XLA's verifier rejects"};
+                                "input_output_alias, buffer_donor) that XLA's verifier rejects",
+                                RuleCost::kModerate};
     return kInfo;
   }
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
-    TextReleaser released(m.source(), m.begin_offset());  // read in text order
-    // The instructions with the attribute, in id order: looking for it in
-    // every fusion's and custom call's attributes read ~1 million records at
-    // 1 GB.
+    TextOrderWalk walk(m);
+    // The instructions with the attribute, in id order, from the index:
+    // looking for it in every fusion's and custom call's attributes would
+    // read them all.
     for (InstrId id :
          ctx.analyses().Get<AttributeIndex>().With(AttrName::kOutputToOperandAliasing)) {
-      released.Advance(m.instr(id).name_offset);
+      walk.Visit(id);
       const Instruction& in = m.instr(id);
       if (in.opcode == Opcode::kAsyncStart && !in.has(Instruction::kAsyncSugar)) {
         CheckAsyncStart(ctx, id);

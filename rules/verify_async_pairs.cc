@@ -48,7 +48,7 @@ std::string DisplayOpcode(const Module& m, InstrId id) {
 class VerifyAsyncPairsRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-async-pairs", "verify", Severity::kError,
+    static const RuleInfo kInfo{"verify-async-pairs", RuleCategory::kVerify, Severity::kError,
                                 "asynchronous start/update/done chain that XLA's verifier "
                                 "rejects (pairing, shapes, wrapped computation)"};
     return kInfo;

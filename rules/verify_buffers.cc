@@ -39,7 +39,7 @@ void BufferIndices(const Shape& s, ShapeIndex& prefix, std::vector<ShapeIndex>* 
 class VerifyBuffersRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-buffers", "verify", Severity::kError,
+    static const RuleInfo kInfo{"verify-buffers", RuleCategory::kVerify, Severity::kError,
                                 "b(...) buffer value used in a way XLA's verifier rejects"};
     return kInfo;
   }

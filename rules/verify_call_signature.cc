@@ -19,9 +19,10 @@ bool IsAsync(Opcode op) {
 class VerifyCallSignatureRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-call-signature", "verify", Severity::kError,
+    static const RuleInfo kInfo{"verify-call-signature", RuleCategory::kVerify, Severity::kError,
                                 "call, while, conditional or fusion that does not match the "
-                                "computation it calls"};
+                                "computation it calls",
+                                RuleCost::kModerate};
     return kInfo;
   }
 

@@ -15,7 +15,7 @@ namespace {
 class VerifyChannelsRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-channels", "verify", Severity::kError,
+    static const RuleInfo kInfo{"verify-channels", RuleCategory::kVerify, Severity::kError,
                                 "send/recv channel use that XLA's verifier rejects"};
     return kInfo;
   }

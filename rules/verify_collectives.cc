@@ -14,9 +14,10 @@ namespace {
 class VerifyCollectivesRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-collectives", "verify", Severity::kError,
+    static const RuleInfo kInfo{"verify-collectives", RuleCategory::kVerify, Severity::kError,
                                 "collective op whose replica groups, pairs or shapes XLA's "
-                                "verifier rejects"};
+                                "verifier rejects",
+                                RuleCost::kModerate};
     return kInfo;
   }
 

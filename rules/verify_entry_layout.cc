@@ -14,7 +14,7 @@ namespace {
 class VerifyEntryLayoutRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-entry-layout", "verify", Severity::kError,
+    static const RuleInfo kInfo{"verify-entry-layout", RuleCategory::kVerify, Severity::kError,
                                 "entry computation or must-alias pair that contradicts the "
                                 "entry_computation_layout"};
     return kInfo;

@@ -28,9 +28,10 @@ bool WrittenArrayLayout(const Shape& s) { return s.IsArray() && s.has_layout; }
 class VerifyLayoutRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-layout", "verify", Severity::kError,
+    static const RuleInfo kInfo{"verify-layout", RuleCategory::kVerify, Severity::kError,
                                 "layout or memory-space change that XLA's layout-sensitive "
-                                "verifier rejects"};
+                                "verifier rejects",
+                                RuleCost::kModerate};
     return kInfo;
   }
 

@@ -5,6 +5,7 @@
 
 #include "analysis/attribute_index.h"
 #include "analysis/computation_signature.h"
+#include "analysis/text_order_walk.h"
 #include "rules/checks/shape_checker.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -15,9 +16,10 @@ namespace {
 class VerifyShapeRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-shape", "verify", Severity::kError,
+    static const RuleInfo kInfo{"verify-shape", RuleCategory::kVerify, Severity::kError,
                                 "result shape differs from the shape XLA infers, or operands "
-                                "XLA's shape inference rejects"};
+                                "XLA's shape inference rejects",
+                                RuleCost::kHeavy};
     return kInfo;
   }
 
@@ -31,15 +33,14 @@ class VerifyShapeRule : public Rule {
       has_shape_check[o] = ShapeChecker::HasShapeCheck(static_cast<Opcode>(o));
     }
     VerifyFinding finding;
-    // Attribute values are read in id (= text) order: the text behind
-    // leaves the resident set as the checks move on.
-    TextReleaser released(m.source(), m.begin_offset());
+    // Attribute values are read in id (= text) order.
+    TextOrderWalk walk(m);
     const size_t n = m.instruction_count();
     for (InstrId id = 0; id < n; ++id) {
       // Without origin= attributes, parameters, constants, fusions, ... have
       // nothing to check: skipped by their (dense) opcode, without a call.
       if (!origins && !has_shape_check[static_cast<size_t>(m.opcode(id))]) continue;
-      released.Advance(m.instr(id).name_offset);
+      walk.Visit(id);
       if (checker.Check(id, &finding)) continue;
       std::string message = StrCat("[", finding.check, "] ", finding.message);
       auto diagnostic = finding.attribute != AttrName::kUnknown

@@ -15,9 +15,10 @@ namespace {
 class VerifyShardingRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-sharding", "verify", Severity::kError,
+    static const RuleInfo kInfo{"verify-sharding", RuleCategory::kVerify, Severity::kError,
                                 "sharding that does not fit its shape, or inconsistent "
-                                "shardings around a while or conditional"};
+                                "shardings around a while or conditional",
+                                RuleCost::kModerate};
     return kInfo;
   }
 

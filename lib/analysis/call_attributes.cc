@@ -4,7 +4,7 @@
 #include <span>
 
 #include "analysis/attribute_index.h"
-#include "source/source_file.h"
+#include "analysis/text_order_walk.h"
 
 namespace hlolint {
 
@@ -14,14 +14,14 @@ CallAttributes::CallAttributes(const Module& m, Analyses& analyses) {
   const std::span<const InstrId> target = index.With(AttrName::kCustomCallTarget);
   values_.reserve(std::max(target.size(), aliasing.size()));
   with_values_ = SparseIdIndex(m.instruction_count());
-  TextReleaser released(m.source(), m.begin_offset());
+  TextOrderWalk walk(m);
   // Both lists are in id (= text) order: merged, the text is read front to back.
   size_t a = 0, t = 0;
   while (a < aliasing.size() || t < target.size()) {
     const InstrId id = t == target.size() || (a < aliasing.size() && aliasing[a] < target[t])
                            ? aliasing[a]
                            : target[t];
-    released.Advance(m.instr(id).name_offset);
+    walk.Visit(id);
     Values& values = values_.emplace_back();
     with_values_.Add(id);
     if (a < aliasing.size() && aliasing[a] == id) {

@@ -4,6 +4,7 @@
 
 #include "analysis/call_attributes.h"
 #include "analysis/opcode_index.h"
+#include "analysis/text_order_walk.h"
 #include "parse/attributes.h"
 #include "util/strings.h"
 
@@ -71,7 +72,7 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) : mo
     if (root != kNoId && m.opcode(root) == Opcode::kCustomCall) wrapping_start[root] = id;
   }
 
-  TextReleaser released(m.source(), m.begin_offset());  // attributes are read in text order
+  TextOrderWalk walk(m);  // attributes are read in text order
   const std::vector<InstrId> calls = index.Collect({Opcode::kCustomCall, Opcode::kAsyncStart});
   sites_.reserve(calls.size());
   // Calls with the same target text share its string in CallAttributes: the
@@ -86,7 +87,7 @@ CustomCallAliasing::CustomCallAliasing(const Module& m, Analyses& analyses) : mo
                              m.async_wrapped_opcode(id) == Opcode::kCustomCall;
     if (in.opcode != Opcode::kCustomCall && !sugar_start) continue;
     if (!m.has_known_shape(id)) continue;
-    released.Advance(in.name_offset);
+    walk.Visit(id);
     AliasingCallSite site;
     site.call = id;
     const Shape& shape = m.shape(id);

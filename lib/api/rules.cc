@@ -10,7 +10,7 @@ RuleInfo Describe(const Rule& rule) {
   const hlolint::RuleInfo& info = rule.info();
   RuleInfo out;
   out.id = std::string(info.id);
-  out.category = std::string(info.category);
+  out.category = std::string(CategoryName(info.category));
   out.default_severity = api_internal::ToApi(info.default_severity);
   out.summary = std::string(info.summary);
   out.documentation = std::string(RuleDocumentation(info.id));

@@ -29,21 +29,16 @@ const Rule* SelectedRule(const LintOptions& options, std::string_view id) {
 
 void ReportParseFailure(const ParsedModule& parsed, const LintOptions& options,
                         std::vector<Diagnostic>* out) {
-  const std::string_view id = parsed.unsupported_format ? "unsupported-format" : "parse-error";
-  const Rule* rule = SelectedRule(options, id);
+  const Rule* rule =
+      SelectedRule(options, parsed.unsupported_format ? "unsupported-format" : "parse-error");
   if (rule == nullptr) return;
-  Diagnostic d;
-  d.rule = std::string(id);
-  d.severity = rule->info().default_severity;
-  d.message = parsed.error->message;
-  d.span = {parsed.error->offset, parsed.error->offset};
-  d.module = parsed.name;
+  RuleContext ctx(*rule, parsed.name, out);
+  const uint32_t at = parsed.error->offset;
+  DiagnosticBuilder diagnostic = ctx.ReportAt({at, at}, parsed.error->message);
   if (parsed.error_note) {
-    d.notes.push_back({parsed.error_note->message,
-                       SourceSpan{parsed.error_note->offset, parsed.error_note->offset},
-                       {}});
+    const uint32_t note_at = parsed.error_note->offset;
+    diagnostic.NoteAt({note_at, note_at}, parsed.error_note->message);
   }
-  out->push_back(std::move(d));
 }
 
 // A file without any module: empty, or only comments and blank lines.
@@ -57,15 +52,11 @@ void ReportNoModule(const SourceFile& file, const LintOptions& options,
   const bool blank = std::all_of(text.begin(), text.end(), [](char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
   });
-  Diagnostic d;
-  d.rule = "unsupported-format";
-  d.severity = rule->info().default_severity;
-  d.message = StrCat("no HLO module in this file: it ",
-                     blank ? "is empty" : "holds only comments and blank lines",
-                     " (XLA's parser rejects it too: expects name)");
-  d.span = {0, 0};
-  d.fix = "lint the dump itself (an HloModule, ENTRY or computation), or leave this file out";
-  out->push_back(std::move(d));
+  RuleContext ctx(*rule, /*module_name=*/"", out);
+  ctx.ReportAt({0, 0}, StrCat("no HLO module in this file: it ",
+                              blank ? "is empty" : "holds only comments and blank lines",
+                              " (XLA's parser rejects it too: expects name)"))
+      .Fix("lint the dump itself (an HloModule, ENTRY or computation), or leave this file out");
 }
 
 // Reports the ids of suppression comments that silenced nothing, and
@@ -78,14 +69,9 @@ void ReportUnusedSuppressions(const std::vector<Suppression>& suppressions,
   const std::vector<const Rule*>& known =
       options.known_rules.empty() ? options.rules : options.known_rules;
   const bool every_rule_ran = options.rules.size() >= known.size();
+  RuleContext ctx(*self, /*module_name=*/"", out);
   auto report = [&](SourceSpan span, std::string message, std::string fix) {
-    Diagnostic d;
-    d.rule = std::string(kUnusedSuppression);
-    d.severity = self->info().default_severity;
-    d.message = std::move(message);
-    d.span = span;
-    d.fix = std::move(fix);
-    out->push_back(std::move(d));
+    ctx.ReportAt(span, std::move(message)).Fix(std::move(fix));
   };
   for (const Suppression& s : suppressions) {
     if (!s.error.empty()) {
@@ -135,61 +121,49 @@ void RunRule(const Rule& rule, const Module& module, Analyses& analyses,
   rule.Check(ctx);
 }
 
-// The order in which threads take the rules of a module: the heaviest
+// The order in which threads take the rules of a module: the costliest
 // first, so that the last to start are short and the threads finish
-// together. Costs are instructions counted by `valgrind --tool=callgrind`
-// per rule, the analyses it would build included, on a generated 10 MB
-// dump and on the 12 largest corpus files (docs/performance.md, "Rules in
-// parallel within one module"). verify-shape is the heaviest on both (over
-// half of all rules on the corpus); verify-names, second, asks for no
-// analysis, so it never waits for the CallAttributes verify-shape builds
-// first. Rules not listed are light and come last, in registry order
-// (verify-operand-count and verify-schedule since they stopped reading every
-// instruction).
-constexpr std::string_view kHeaviestRulesFirst[] = {
-    "verify-shape",             // CallAttributes
-    "verify-names",             // a sort of every name's hash
-    "dead-in-place-past-root",  // InPlacePairs
-    "unclaimed-output-alias",   // CustomCallAliasing
-    "reshape-not-bitcast",      // LayoutPhase
-    "verify-collectives",
-    "missed-in-place-pair",     // ExtendedFusionPairs
-    "verify-call-signature",
-    "verify-alias-config",
-    "verify-sharding",
-    "verify-layout",
-};
-
-std::vector<size_t> HeaviestFirst(const std::vector<const Rule*>& rules) {
-  auto rank = [](const Rule* rule) {
-    const auto* at = std::find(std::begin(kHeaviestRulesFirst), std::end(kHeaviestRulesFirst),
-                               rule->info().id);
-    return static_cast<size_t>(at - std::begin(kHeaviestRulesFirst));
-  };
+// together; rules of the same cost in the order given.
+std::vector<size_t> CostliestFirst(const std::vector<const Rule*>& rules) {
   std::vector<size_t> order(rules.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return rank(rules[a]) < rank(rules[b]); });
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return rules[a]->info().cost > rules[b]->info().cost;
+  });
   return order;
 }
 
-bool IsVerifierRule(const Rule& rule) { return rule.info().category == "verify"; }
+bool IsVerifierRule(const Rule* rule) { return rule->info().category == RuleCategory::kVerify; }
 
-// The seed rules' analyses (in-place pairs, custom-call aliasing, the layout
-// phase, reachability: ~20 MB for a 200 MB dump) serve no verifier rule.
-// Freed before the verifier rules run (they follow in registry order), their
-// memory holds verify-shape's signatures and scratch instead of fresh pages,
-// which a VM whose host takes freed memory back charges ~2.5 ms per MB in a
-// cold run (docs/performance.md). The indices both families read stay.
-// Which analyses stay is only a matter of speed: a verifier rule asking for
-// a released one gets it built again.
-void ReleaseSeedRuleAnalyses(Analyses& analyses) {
+// The other rules' analyses (in-place pairs, custom-call aliasing, the
+// layout phase, reachability) serve no verifier rule. Freed before the
+// verifier rules run, their memory holds what the verifier rules build
+// instead of fresh pages, which cost more to map in than reused ones on a
+// host that takes freed memory back (docs/performance.md). The indices both
+// families read stay. Which analyses stay is only a matter of speed: a
+// verifier rule asking for a released one gets it built again.
+void ReleaseAnalysesVerifiersDoNotUse(Analyses& analyses) {
   analyses.ReleaseAllBut<OpcodeIndex, AttributeIndex, CallAttributes>();
+}
+
+// On one thread, in the order given. Once the last rule of the other
+// categories has run, the analyses only they use are freed before the
+// verifier rules left run.
+void RunRulesInOrder(const Module& module, Analyses& analyses, const LintOptions& options,
+                     std::vector<Diagnostic>* out) {
+  const std::vector<const Rule*>& rules = options.rules;
+  const auto last_other = std::find_if_not(rules.rbegin(), rules.rend(), IsVerifierRule);
+  const size_t release_after =
+      last_other == rules.rend() ? rules.size() : static_cast<size_t>(rules.rend() - last_other) - 1;
+  for (size_t r = 0; r < rules.size(); ++r) {
+    RunRule(*rules[r], module, analyses, options, out);
+    if (r == release_after && r + 1 < rules.size()) ReleaseAnalysesVerifiersDoNotUse(analyses);
+  }
 }
 
 }  // namespace
 
-// In parallel: threads take the rules heaviest first from a shared index,
+// In parallel: threads take the rules costliest first from a shared index,
 // each rule writing into a list of its own; analyses are shared (Analyses
 // is safe for concurrent use). The lists are appended in rule order.
 void RunRules(const Module& module, const LintOptions& options, std::vector<Diagnostic>* out) {
@@ -203,16 +177,11 @@ void RunRules(const Module& module, const LintOptions& options, std::vector<Diag
   const size_t threads = std::min<size_t>(std::max(options.module_threads, 1), rules.size());
   const uint32_t text_bytes = module.end_offset() - module.begin_offset();
   if (threads < 2 || text_bytes < options.parallel_rules_min_bytes) {
-    for (size_t r = 0; r < rules.size(); ++r) {
-      RunRule(*rules[r], module, analyses, options, out);
-      if (r + 1 < rules.size() && !IsVerifierRule(*rules[r]) && IsVerifierRule(*rules[r + 1])) {
-        ReleaseSeedRuleAnalyses(analyses);
-      }
-    }
+    RunRulesInOrder(module, analyses, options, out);
     return;
   }
 
-  const std::vector<size_t> order = HeaviestFirst(rules);
+  const std::vector<size_t> order = CostliestFirst(rules);
   std::vector<std::vector<Diagnostic>> found(rules.size());
   std::vector<std::exception_ptr> failures(rules.size());
   std::atomic<size_t> next{0};

@@ -55,24 +55,46 @@ DiagnosticBuilder& DiagnosticBuilder::AssumesXla(XlaChange change) {
   return Note(ctx_->xla().Assumption(change));
 }
 
-const XlaProfile& RuleContext::xla() const { return analyses_.xla(); }
+std::string_view CategoryName(RuleCategory category) {
+  switch (category) {
+    case RuleCategory::kParse: return "parse";
+    case RuleCategory::kLayout: return "layout";
+    case RuleCategory::kAliasing: return "aliasing";
+    case RuleCategory::kScheduling: return "scheduling";
+    case RuleCategory::kVerify: return "verify";
+    case RuleCategory::kMeta: return "meta";
+  }
+  return "";
+}
+
+const XlaProfile& RuleContext::xla() const { return analyses_->xla(); }
 
 RuleContext::RuleContext(const Module& module, Analyses& analyses, const Rule& rule,
                          const nlohmann::json& options, const DumpContext* dump,
                          std::vector<Diagnostic>* sink)
-    : module_(module), analyses_(analyses), rule_(rule), options_(options), dump_(dump),
+    : module_(&module), analyses_(&analyses), module_name_(module.name()), rule_(rule),
+      options_(options), dump_(dump), sink_(sink) {}
+
+RuleContext::RuleContext(const Rule& rule, std::string_view module_name,
+                         std::vector<Diagnostic>* sink)
+    : module_name_(module_name), rule_(rule), options_(NoOptions()), dump_(nullptr),
       sink_(sink) {}
 
+const nlohmann::json& RuleContext::NoOptions() {
+  static const nlohmann::json kNone = nlohmann::json::object();
+  return kNone;
+}
+
 SourceSpan RuleContext::InstructionSpan(InstrId id) const {
-  const Instruction& instr = module_.instr(id);
-  return {instr.name_offset, instr.name_offset + module_.NameSize(instr)};
+  const Instruction& instr = module_->instr(id);
+  return {instr.name_offset, instr.name_offset + module_->NameSize(instr)};
 }
 
 std::optional<SourceSpan> RuleContext::AttributeSpan(InstrId id, AttrName attribute) const {
-  const Attribute* a = module_.FindAttribute(id, attribute);
+  const Attribute* a = module_->FindAttribute(id, attribute);
   if (a == nullptr) return std::nullopt;
   const std::string_view name = AttrNameText(attribute);
-  const uint32_t begin = module_.attribute_name_offset(*a);
+  const uint32_t begin = module_->attribute_name_offset(*a);
   return SourceSpan{begin, begin + static_cast<uint32_t>(name.size())};
 }
 
@@ -82,17 +104,18 @@ Diagnostic RuleContext::Start(SourceSpan span, std::string message) {
   d.severity = rule_.info().default_severity;
   d.message = std::move(message);
   d.span = span;
-  d.module = std::string(module_.name());
+  d.module = std::string(module_name_);
   return d;
 }
 
 DiagnosticBuilder RuleContext::Report(InstrId at, std::string message) {
+  const Module& m = *module_;
   Diagnostic d = Start(InstructionSpan(at), std::move(message));
-  d.computation = std::string(module_.computation_name(module_.parent(at)));
-  d.instruction = std::string(module_.name(at));
-  d.opcode = std::string(OpcodeName(module_.opcode(at)));
-  d.shape = ShapeToString(module_.shape(at));
-  if (std::optional<OpMetadata> metadata = Metadata(module_, at)) {
+  d.computation = std::string(m.computation_name(m.parent(at)));
+  d.instruction = std::string(m.name(at));
+  d.opcode = std::string(OpcodeName(m.opcode(at)));
+  d.shape = ShapeToString(m.shape(at));
+  if (std::optional<OpMetadata> metadata = Metadata(m, at)) {
     d.op_name = metadata->op_name;
     if (!metadata->source_file.empty()) {
       d.source = ProgramSource{metadata->source_file, metadata->source_line};

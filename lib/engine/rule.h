@@ -3,6 +3,7 @@
 // never formats output.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,11 +20,36 @@ namespace hlolint {
 class Analyses;
 struct DumpContext;
 
+// What a rule is about. Users select rules by its name (CategoryName). The
+// verifier rules read other analyses than the rest: on one thread, the
+// engine frees the other rules' analyses once those rules have run, before
+// the verifier rules that are left (RunRules).
+enum class RuleCategory : uint8_t {
+  kParse,       // the text is no HLO XLA accepts (reported by the engine)
+  kLayout,
+  kAliasing,
+  kScheduling,
+  kVerify,      // a check of XLA's HloVerifier
+  kMeta,        // about hlolint itself, e.g. its suppression comments
+};
+// "parse", "layout", "aliasing", "scheduling", "verify", "meta".
+std::string_view CategoryName(RuleCategory category);
+
+// How long a rule's Check takes on a large module, analyses it asks for
+// included: threads take the costliest rules first, so that the last ones to
+// start are short and the threads finish together. In increasing order.
+enum class RuleCost : uint8_t {
+  kCheap,     // reads what an index lists, or nothing
+  kModerate,  // builds an analysis over the module, or reads most instructions
+  kHeavy,     // reads every instruction; the longest rules of all
+};
+
 struct RuleInfo {
-  std::string_view id;        // stable kebab-case id, e.g. "reshape-not-bitcast"
-  std::string_view category;  // "parse", "layout", "aliasing", "scheduling", "verify", "meta"
+  std::string_view id;  // stable kebab-case id, e.g. "reshape-not-bitcast"
+  RuleCategory category = RuleCategory::kMeta;
   Severity default_severity = Severity::kError;
-  std::string_view summary;   // one line, no trailing period
+  std::string_view summary;  // one line, no trailing period
+  RuleCost cost = RuleCost::kCheap;
 };
 
 class RuleContext;
@@ -70,9 +96,15 @@ class RuleContext {
   RuleContext(const Module& module, Analyses& analyses, const Rule& rule,
               const nlohmann::json& options, const DumpContext* dump,
               std::vector<Diagnostic>* sink);
+  // For what the engine reports about the text itself (a module that does
+  // not parse, a file without one, its suppression comments): no module to
+  // read, so only ReportAt and the notes that take a span apply.
+  // `module_name`: the module the finding is in, "" when none.
+  RuleContext(const Rule& rule, std::string_view module_name, std::vector<Diagnostic>* sink);
 
-  const Module& module() const { return module_; }
-  Analyses& analyses() const { return analyses_; }
+  // Not in a context without a module.
+  const Module& module() const { return *module_; }
+  Analyses& analyses() const { return *analyses_; }
   // The rule's options from the configuration ({} when none).
   const nlohmann::json& options() const { return options_; }
   // Pass information when the file is an XLA per-pass dump (else null).
@@ -96,9 +128,11 @@ class RuleContext {
   friend class DiagnosticBuilder;
   void Commit(Diagnostic diagnostic);
   Diagnostic Start(SourceSpan span, std::string message);
+  static const nlohmann::json& NoOptions();
 
-  const Module& module_;
-  Analyses& analyses_;
+  const Module* module_ = nullptr;
+  Analyses* analyses_ = nullptr;
+  std::string_view module_name_;
   const Rule& rule_;
   const nlohmann::json& options_;
   const DumpContext* dump_;

@@ -11,7 +11,7 @@ namespace {
 constexpr std::string_view kAll = "ALL";
 
 bool Matches(std::string_view specifier, const Rule& rule) {
-  return specifier == kAll || specifier == rule.info().id || specifier == rule.info().category;
+  return specifier == kAll || specifier == rule.info().id || specifier == CategoryName(rule.info().category);
 }
 
 size_t EditDistance(std::string_view a, std::string_view b) {
@@ -57,7 +57,7 @@ std::string UnknownSpecifierMessage(std::string_view specifier,
   std::vector<std::string_view> candidates = {kAll};
   for (const Rule* rule : all) {
     candidates.push_back(rule->info().id);
-    candidates.push_back(rule->info().category);
+    candidates.push_back(CategoryName(rule->info().category));
   }
   std::string message = StrCat("unknown rule or category '", specifier, "'");
   const std::string suggestion = ClosestMatch(specifier, candidates);

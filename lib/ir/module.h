@@ -49,8 +49,8 @@ struct Attribute {
 };
 static_assert(sizeof(Attribute) == 8, "an attribute takes 8 bytes in the IR");
 
-// The attributes whose values the parser keys: those verify-shape's memo of
-// the shape ops reads, and those analyses parse once per distinct value
+// The attributes whose values the parser keys: those the shape checks
+// memoize on, and those analyses parse once per distinct value
 // (ParsedByText): by key, a repeated value is not read again from text a
 // large file has released.
 constexpr bool HasValueKey(AttrName name) {

@@ -28,7 +28,7 @@ struct Setup {
     options.known_rules = AllRules();
     for (const Rule* rule : AllRules()) {
       const RuleInfo& info = rule->info();
-      rules.push_back({std::string(info.id), std::string(info.category), info.default_severity,
+      rules.push_back({std::string(info.id), std::string(CategoryName(info.category)), info.default_severity,
                        std::string(info.summary), ""});  // the static pages would only slow it
     }
   }

@@ -37,14 +37,14 @@ TEST_CASE("Rule ids are unique kebab-case, with a category, summary and severity
     CHECK(!info.id.empty());
     CHECK(info.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") ==
           std::string_view::npos);
-    CHECK(!info.category.empty());
+    CHECK(!CategoryName(info.category).empty());
     CHECK(!info.summary.empty());
     CHECK(info.summary.back() != '.');
     CHECK(FindRule(info.id) == rule);
     CHECK(IsKnownSpecifier(info.id, AllRules()));
-    CHECK(IsKnownSpecifier(info.category, AllRules()));
+    CHECK(IsKnownSpecifier(CategoryName(info.category), AllRules()));
     // A rule id must not shadow a category name, or --select would be ambiguous.
-    for (const Rule* other : AllRules()) CHECK(other->info().category != info.id);
+    for (const Rule* other : AllRules()) CHECK(CategoryName(other->info().category) != info.id);
   }
 }
 

@@ -29,7 +29,8 @@ ENTRY main {
 class ProbeRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"probe-rule", "meta", Severity::kWarning, "A rule for tests"};
+    static const RuleInfo kInfo{"probe-rule", RuleCategory::kMeta, Severity::kWarning,
+                                "A rule for tests"};
     return kInfo;
   }
   void Check(RuleContext& ctx) const override {
@@ -59,6 +60,28 @@ std::vector<Diagnostic> Lint(const LintOptions& options) {
 std::string At(const ResolvedSpan& span) {
   return std::to_string(span.line) + ":" + std::to_string(span.column) + "-" +
          std::to_string(span.end_line) + ":" + std::to_string(span.end_column);
+}
+
+TEST_CASE("engine: a context without a module reports at a span, with notes and a fix") {
+  ProbeRule probe;
+  std::vector<Diagnostic> found;
+  {
+    RuleContext ctx(probe, "model", &found);
+    ctx.ReportAt({3, 5}, "the text is probed").NoteAt({7, 7}, "see here").Fix("do less");
+  }
+  REQUIRE(found.size() == 1);
+  const Diagnostic& d = found[0];
+  CHECK(d.rule == "probe-rule");
+  CHECK(d.severity == Severity::kWarning);
+  CHECK(d.message == "the text is probed");
+  CHECK(d.span.begin == 3);
+  CHECK(d.span.end == 5);
+  CHECK(d.module == "model");
+  CHECK(d.computation.empty());
+  CHECK(d.instruction.empty());
+  REQUIRE(d.notes.size() == 1);
+  CHECK(d.notes[0].message == "see here");
+  CHECK(d.fix == "do less");
 }
 
 TEST_CASE("engine: a rule's diagnostic carries locations, notes, source and fix") {

@@ -155,7 +155,7 @@ class ThrowOnWorkerRule : public Rule {
   ThrowOnWorkerRule(std::thread::id caller, std::atomic<int>* on_workers)
       : caller_(caller), on_workers_(on_workers) {}
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"throw-on-worker", "meta", Severity::kError, "test rule"};
+    static const RuleInfo kInfo{"throw-on-worker", RuleCategory::kMeta, Severity::kError, "test rule"};
     return kInfo;
   }
   void Check(RuleContext&) const override {
@@ -359,7 +359,7 @@ struct CountedAnalysis {
 
 class AsksForCountedRule : public Rule {
  public:
-  AsksForCountedRule(std::string_view id, std::string_view category)
+  AsksForCountedRule(std::string_view id, RuleCategory category)
       : info_{id, category, Severity::kWarning, "test rule"} {}
   const RuleInfo& info() const override { return info_; }
   void Check(RuleContext& ctx) const override { ctx.analyses().Get<CountedAnalysis>(); }
@@ -368,17 +368,19 @@ class AsksForCountedRule : public Rule {
   RuleInfo info_;
 };
 
-TEST_CASE("RunRules on one thread frees the seed rules' analyses before the verifier rules",
+TEST_CASE("RunRules on one thread frees the other rules' analyses before the verifier rules",
           "[lint][analyses]") {
   auto file = SourceFile::FromString("t.hlo", "HloModule m\nENTRY e {\n  ROOT p = f32[4] parameter(0)\n}\n");
   std::unique_ptr<Module> module = SmallModule(*file);
-  const AsksForCountedRule seed_a("seed-a", "aliasing"), seed_b("seed-b", "scheduling");
-  const AsksForCountedRule verify_a("verify-a", "verify"), verify_b("verify-b", "verify");
+  const AsksForCountedRule seed_a("seed-a", RuleCategory::kAliasing),
+      seed_b("seed-b", RuleCategory::kScheduling);
+  const AsksForCountedRule verify_a("verify-a", RuleCategory::kVerify),
+      verify_b("verify-b", RuleCategory::kVerify);
   LintOptions options;
   options.module_threads = 1;
   std::vector<Diagnostic> found;
 
-  // Built once for the seed rules, once more for the verifier rules after them.
+  // Built once for the other rules, once more for the verifier rules after them.
   times_built = 0;
   options.rules = {&seed_a, &seed_b, &verify_a, &verify_b};
   RunRules(*module, options, &found);

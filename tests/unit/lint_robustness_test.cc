@@ -34,7 +34,7 @@ std::vector<RuleDescription> Descriptions() {
   std::vector<RuleDescription> rules;
   for (const Rule* rule : AllRules()) {
     const RuleInfo& info = rule->info();
-    rules.push_back({std::string(info.id), std::string(info.category), info.default_severity,
+    rules.push_back({std::string(info.id), std::string(CategoryName(info.category)), info.default_severity,
                      std::string(info.summary), ""});
   }
   return rules;
@@ -156,7 +156,7 @@ class TruncateFileRule : public Rule {
  public:
   explicit TruncateFileRule(std::string path) : path_(std::move(path)) {}
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"truncate-file", "meta", Severity::kError, "test rule"};
+    static const RuleInfo kInfo{"truncate-file", RuleCategory::kMeta, Severity::kError, "test rule"};
     return kInfo;
   }
   void Check(RuleContext& ctx) const override {
