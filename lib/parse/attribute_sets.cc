@@ -3,7 +3,7 @@
 #include <array>
 #include <utility>
 
-#include "parse/module_parser.h"
+#include "parse/attribute_sets.h"
 
 namespace hlolint {
 namespace {

@@ -53,7 +53,7 @@ bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_
     return Error(at.operands, "No operand found for AsyncUpdate and AsyncDone");
   }
   const InstrId chain = s.operands[0];
-  if (IsStub(chain)) return NeedsFirstHalf(at.operands);
+  if (names_.InstructionNotKnownYet(chain)) return NotKnownYet(at.operands);
   const Opcode chain_op = module_->opcode(chain);
   if (!IsAsyncOpcode(chain_op)) {
     return Error(s.operand_offsets[0],
@@ -84,14 +84,14 @@ bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_
 
 bool ModuleParser::CheckAsyncAttributes(InstrScratch& s, const InstrOffsets& at) {
   const InstrId chain = s.operands[0];
-  if (IsStub(chain)) return NeedsFirstHalf(at.opcode);
+  if (names_.InstructionNotKnownYet(chain)) return NotKnownYet(at.opcode);
   const InstrId start = async_start_of_[chain];
   const Instruction& start_instr = module_->instr(start);
   // The chain's computation: written on a non-sugar async-start with calls=.
   std::span<const CompId> chain_called = module_->called(chain);
   if (!(start_instr.flags & Instruction::kAsyncSugar) && !chain_called.empty()) {
     if (!s.called.empty() && s.called[0] != chain_called[0]) {
-      if (IsExternal(s.called[0]) || IsExternal(chain_called[0])) return NeedsFirstHalf(at.opcode);
+      if (names_.ComputationNotKnownYet(s.called[0]) || names_.ComputationNotKnownYet(chain_called[0])) return NotKnownYet(at.opcode);
       return Error(at.opcode, StrCat("Expect async_wrapped_computation to be ",
                                      module_->computation_name(chain_called[0]), ", but got ",
                                      module_->computation_name(s.called[0])));
@@ -190,7 +190,7 @@ bool ModuleParser::CheckInstruction(Opcode op, ShapeId shape_id, InstrScratch& s
     case Opcode::kRecvDone: case Opcode::kSendDone: {
       if (s.virtual_operands) break;
       const InstrId operand = s.operands[0];
-      if (IsStub(operand)) return NeedsFirstHalf(at.opcode);
+      if (names_.InstructionNotKnownYet(operand)) return NotKnownYet(at.opcode);
       if (IsChannelInstruction(module_->opcode(operand))) {
         std::optional<int64_t> operand_channel = IntAttribute(operand, AttrName::kChannelId);
         std::optional<int64_t> channel;
@@ -342,7 +342,7 @@ bool ModuleParser::CheckInstruction(Opcode op, ShapeId shape_id, InstrScratch& s
 
 bool ModuleParser::CheckScan(InstrScratch& s, const InstrOffsets& at) {
   if (s.called.empty()) return true;
-  if (IsExternal(s.called[0])) return NeedsFirstHalf(at.opcode);
+  if (names_.ComputationNotKnownYet(s.called[0])) return NotKnownYet(at.opcode);
   const size_t count = s.operand_shapes.size();
   const Computation& body = builder_->computations()[s.called[0]];
   const size_t params = body.parameters().size();
@@ -445,7 +445,7 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
   // (after-all, send, recv, send-done, recv-done; see CompatibleWithBuiltShape).
   // Shape inference errors are raised only on such operands.
   auto trusted_instr = [&](InstrId id) {
-    if (IsStub(id)) return false;
+    if (names_.InstructionNotKnownYet(id)) return false;
     const Instruction& in = builder_->instructions()[id];
     if (!(in.flags & Instruction::kShapeWritten)) return false;
     switch (in.opcode) {
@@ -514,8 +514,8 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
     case Opcode::kWhile: {
       if (!known(0)) return unknown();
       if (s.slot_condition == kNoId || s.slot_body == kNoId) return operand(0).id;
-      if (IsExternal(s.slot_condition) || IsExternal(s.slot_body)) {
-        NeedsFirstHalf(0);
+      if (names_.ComputationNotKnownYet(s.slot_condition) || names_.ComputationNotKnownYet(s.slot_body)) {
+        NotKnownYet(0);
         return unknown();
       }
       // ShapeInference::InferWhileShape on the computations' program shapes.
@@ -580,8 +580,8 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
       return table.MakeArray(PrimitiveType::kU32, {});
     case Opcode::kCall:
       if (!s.called.empty()) {
-        if (IsExternal(s.called[0])) {
-          NeedsFirstHalf(0);
+        if (names_.ComputationNotKnownYet(s.called[0])) {
+          NotKnownYet(0);
           return unknown();
         }
         const Computation& callee = builder_->computations()[s.called[0]];
@@ -639,6 +639,15 @@ std::string_view ModuleParser::StringAttribute(InstrId id, AttrName name) {
   Lexer lexer(file_.data(), file_.size(), attribute->value_offset);
   if (lexer.Lex() != TokKind::kString) return {};
   return lexer.tok().text;
+}
+
+}  // namespace hlolint
+
+namespace hlolint {
+
+bool ModuleParser::NotKnownYet(uint32_t offset) {
+  names_.GiveUp();
+  return Error(offset, "needs a computation of the module's first half");
 }
 
 }  // namespace hlolint

@@ -19,7 +19,7 @@
 //   instructions of their own computation, so a computation parses alike
 //   wherever the parse starts, except where a check needs the body of a
 //   computation defined before its chunk: there the fragment gives up
-//   (NeedsFirstHalf);
+//   (NameResolver);
 // * a fragment is merged only when the first thread's parse stops at
 //   exactly its first byte, between two computations, and the fragment's
 //   parse stopped at exactly the next chunk's (a cut guessed inside a
@@ -51,6 +51,7 @@
 #include "lex/byte_scan.h"
 #include "memory/prefault.h"
 #include "parse/module_parser.h"
+#include "parse/parallel_parse.h"
 
 namespace hlolint {
 namespace {
@@ -182,7 +183,7 @@ void RenumberMerged(Instruction& in, uint32_t* list, uint32_t users, const Instr
 
 ModuleParser::~ModuleParser() = default;
 
-ModuleParser::ParallelParse::~ParallelParse() {
+ParallelParse::~ParallelParse() {
   {
     std::lock_guard<std::mutex> lock(mutex);
     cancel.store(true, std::memory_order_relaxed);
@@ -191,23 +192,7 @@ ModuleParser::ParallelParse::~ParallelParse() {
   if (thread.joinable()) thread.join();
 }
 
-bool ModuleParser::NeedsFirstHalf(uint32_t offset) {
-  fragment_unusable_ = true;
-  return Error(offset, "needs a computation of the module's first half");
-}
-
-CompId ModuleParser::LookupComputation(std::string_view name) {
-  if (!fragment_) return computation_names_.Find(name);
-  // One hash for the filter, the table and the called names.
-  const uint32_t hash = NameHashOf(name);
-  if (defined_in_fragment_.MayHold(hash)) {
-    const CompId found = computation_names_.FindHashed(name, hash);
-    if (found != CopyingNameTable::kNotFound) return found;
-  }
-  return kExternalComputation + external_computations_.ReferHashed(name, hash);
-}
-
-std::unique_ptr<ModuleParser::ParallelParse> ModuleParser::StartParallelParse(
+std::unique_ptr<ParallelParse> ModuleParser::StartParallelParse(
     uint32_t body_begin) {
   if (limits_.threads < 2 || fragment_) return nullptr;
   const uint32_t end = file_.size();
@@ -337,6 +322,7 @@ void ModuleParser::ParseChunks(ParallelParse* work, ModuleParser* owner) {
 bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel, uint32_t stop) {
   BeginModule(lexer_.offset());
   fragment_ = true;
+  names_.BeginFragment(/*continuation=*/false);
   fragment_stop_ = stop;
   cancel_ = &cancel;
   ReserveFor((stop != 0 ? stop : file_.size()) - lexer_.offset());
@@ -352,7 +338,7 @@ bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel, uint32_t stop)
            kind() != TokKind::kSplitMarker);
   // The module ended before the chunk did: not a chunk of this module.
   if (stop != 0 && lexer_.offset() != stop) return false;
-  if (fragment_unusable_) return false;
+  if (names_.gave_up()) return false;
   builder_->FinishUsers();  // merged as they are (TakeFragment)
   fragment_entry_ = entry;
   fragment_end_ = lexer_.offset();
@@ -363,7 +349,7 @@ bool ModuleParser::ParseFragment(const std::atomic<bool>& cancel, uint32_t stop)
 bool ModuleParser::ParseContinuation(const std::atomic<bool>& cancel, uint32_t stop) {
   BeginModule(lexer_.offset());
   fragment_ = true;
-  continuation_ = true;
+  names_.BeginFragment(/*continuation=*/true);
   cancel_ = &cancel;
   ReserveFor((stop != 0 ? stop : file_.size()) - lexer_.offset());
   parsed_text_.emplace(file_, lexer_.offset(), &lexed_markers_);
@@ -385,7 +371,7 @@ bool ModuleParser::ParseContinuation(const std::atomic<bool>& cancel, uint32_t s
   }
   // A clash fails the fragment: the first thread parses it and reports it.
   if (!FlushNames(0)) return false;
-  if (fragment_unusable_) return false;
+  if (names_.gave_up()) return false;
   continuation_root_ = root;
   continuation_root_offset_ = root_offset;
   fragment_end_ = lexer_.offset();
@@ -395,7 +381,7 @@ bool ModuleParser::ParseContinuation(const std::atomic<bool>& cancel, uint32_t s
 
 InstrId ModuleParser::OperandStub(std::string_view name, uint32_t name_offset, ShapeId declared) {
   if (declared == kNoShape || scope_depth_ != 1 || name.size() >= Instruction::kLongName) {
-    NeedsFirstHalf(name_offset);
+    NotKnownYet(name_offset);
     return kNoId;
   }
   NewInstruction stub;
@@ -409,7 +395,7 @@ InstrId ModuleParser::OperandStub(std::string_view name, uint32_t name_offset, S
   const uint64_t hash = StringViewHash()(name);
   builder_->name_hashes().push_back(hash);
   scopes_[0].InsertHashedIf(static_cast<uint32_t>(hash), id, NamedAs(name, hash));
-  stubs_.push_back(id);  // ids grow: the list stays sorted
+  names_.AddStub(id);
   return id;
 }
 
@@ -466,7 +452,7 @@ bool ModuleParser::MergeContinuationAt(ParallelParse& work, CompId computation, 
 }
 
 bool ModuleParser::CanMerge(const ModuleParser& half, std::vector<CompId>* external_to) const {
-  const ExternalNames& externals = half.external_computations_;
+  const ExternalNames& externals = half.names_.computations_not_known_yet();
   external_to->resize(externals.size());
   for (size_t k = 0; k < externals.size(); ++k) {
     // Defined before the split, or the one-thread parse fails here.
@@ -492,7 +478,7 @@ bool ModuleParser::CanMerge(const ModuleParser& half, std::vector<CompId>* exter
   }
   const uint64_t comp_count =
       uint64_t{builder_->computations().size()} + half.builder_->computations().size();
-  return comp_count < kExternalComputation;
+  return comp_count < NameResolver::kNotKnownYetComputation;
 }
 
 void ModuleParser::MergeShapesAndKeys(const ModuleParser& half, std::vector<ShapeId>* shape_to,
@@ -543,7 +529,7 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   const uint32_t order_base = static_cast<uint32_t>(to.order().size());
   const uint32_t attr_base = static_cast<uint32_t>(to.attributes().size());
   auto comp_to = [&](CompId c) {
-    return c >= kExternalComputation ? external_to[c - kExternalComputation] : c + comp_base;
+    return c >= NameResolver::kNotKnownYetComputation ? external_to[c - NameResolver::kNotKnownYetComputation] : c + comp_base;
   };
 
   auto& comps = to.computations();
@@ -579,7 +565,7 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
       in.operands_begin += ids_base;
       in.attrs_begin += attr_base;
       const uint32_t users = half.module_->UserCount(static_cast<InstrId>(k));
-      RenumberMerged(in, list, users, shifted, comp_to, comps, shape_to, kExternalComputation);
+      RenumberMerged(in, list, users, shifted, comp_to, comps, shape_to, NameResolver::kNotKnownYetComputation);
     }
   }
   for (const auto& [index, offset] : from.apart_attribute_names()) {
@@ -641,9 +627,9 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
   const ShapeTable& half_shapes = from.shapes();
   // Each stub names an instruction defined before the cut, of the shape the
   // text declared for it there; else the one-thread parse reads otherwise.
-  std::vector<InstrId> stub_to(half.stubs_.size());
-  for (size_t k = 0; k < half.stubs_.size(); ++k) {
-    const InstrId stub = half.stubs_[k];
+  std::vector<InstrId> stub_to(half.names_.stubs().size());
+  for (size_t k = 0; k < half.names_.stubs().size(); ++k) {
+    const InstrId stub = half.names_.stubs()[k];
     const uint32_t found =
         scope.FindHashedIf(static_cast<uint32_t>(half_hashes[stub]), named_as_half(stub));
     if (found == ScopeNameTable::kNotFound) return false;
@@ -658,7 +644,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     InstrId next = static_cast<InstrId>(to.instructions().size());
     size_t k = 0;
     for (InstrId f = 0; f < half_instrs.size(); ++f) {
-      id_to[f] = k < half.stubs_.size() && half.stubs_[k] == f ? stub_to[k++] : next++;
+      id_to[f] = k < half.names_.stubs().size() && half.names_.stubs()[k] == f ? stub_to[k++] : next++;
     }
   }
   // The names go into this scope's table, which also finds any name
@@ -694,7 +680,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
   // The fragment's computation 0 is the one continued; its others (inline
   // computations of the continuation) follow this module's.
   auto comp_to = [&](CompId c) {
-    return c >= kExternalComputation ? external_to[c - kExternalComputation]
+    return c >= NameResolver::kNotKnownYetComputation ? external_to[c - NameResolver::kNotKnownYetComputation]
            : c == 0                  ? computation
                                      : c - 1 + comp_base;
   };
@@ -717,7 +703,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
   auto& hashes = to.name_hashes();
   for (InstrId f = 0; f < half_instrs.size(); ++f) {
     const Instruction& source = half_instrs[f];
-    if (half.IsStub(f)) {
+    if (half.names_.InstructionNotKnownYet(f)) {
       to.AddUses(id_to[f], source.user_count);
       continue;
     }
@@ -726,7 +712,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     uint32_t* list = merged_ids + in.operands_begin;
     in.operands_begin += ids_base;
     in.attrs_begin += attr_base;
-    RenumberMerged(in, list, 0, mapped, comp_to, comps, shape_to, kExternalComputation);
+    RenumberMerged(in, list, 0, mapped, comp_to, comps, shape_to, NameResolver::kNotKnownYetComputation);
   }
   for (const auto& [index, offset] : from.apart_attribute_names()) {
     to.apart_attribute_names().emplace_back(index + attr_base, offset);
