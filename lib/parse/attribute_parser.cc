@@ -45,59 +45,6 @@ bool ModuleParser::ParseAttributes(const AttrSet& set, bool allow_attributes, In
 }
 
 
-void ModuleParser::NoteBool(AttrName name, bool value, InstrScratch& s) {
-  if (name == AttrName::kCustomCallHasSideEffect) s.side_effect = value;
-  if (name == AttrName::kUseGlobalDeviceIds) s.use_global_device_ids = value;
-}
-
-void ModuleParser::NoteInt64(AttrName name, int64_t value, InstrScratch& s) {
-  if (name == AttrName::kIndex || name == AttrName::kIotaDimension) s.int_value = value;
-  if (name == AttrName::kChannelId) {
-    s.has_channel_id = true;
-    s.channel_id = value;
-  }
-  if (name == AttrName::kNumCarries) s.num_carries = value;
-}
-
-void ModuleParser::NoteString(AttrName name, std::string_view raw, InstrScratch& s) {
-  if (name == AttrName::kAsyncExecutionThread) {
-    s.has_async_thread = true;
-    s.async_thread = raw;
-  }
-}
-
-void ModuleParser::NoteIntList(AttrName name, uint32_t offset, InstrScratch& s) {
-  if (name == AttrName::kDimensions) {
-    s.dimensions_size = static_cast<int64_t>(s.ints.size());
-    s.dimensions_offset = offset;
-    s.dimensions.assign(s.ints.begin(), s.ints.end());
-  }
-}
-
-void ModuleParser::NoteComputation(AttrName name, CompId c, InstrScratch& s) {
-  switch (name) {
-    case AttrName::kCondition: s.slot_condition = c; break;
-    case AttrName::kBody: s.slot_body = c; break;
-    case AttrName::kTrueComputation: s.slot_true = c; break;
-    case AttrName::kFalseComputation: s.slot_false = c; break;
-    case AttrName::kSelect: s.slot_select = c; break;
-    case AttrName::kScatter: s.slot_scatter = c; break;
-    case AttrName::kToApply:
-      s.has_to_apply = true;
-      // First in the list; usually the only one.
-      if (s.called.empty()) {
-        s.called.push_back(c);
-      } else {
-        s.called.insert(s.called.begin(), c);
-      }
-      break;
-    default:
-      s.called.push_back(c);
-      break;
-  }
-}
-
-
 bool ModuleParser::ParseAttribute(const AttrSet& set, std::bitset<kAttrNameCount>& seen,
                                   InstrScratch& s, AttrName known) {
   const uint32_t name_offset = lexer_.offset();
@@ -247,13 +194,13 @@ bool ModuleParser::ParseScalarOrListValue(AttrName name, AttrType type, uint32_t
     case AttrType::kBool: {
       bool value;
       if (!ParseBool(&value)) return false;
-      NoteBool(name, value, s);
+      s.NoteBool(name, value);
       return true;
     }
     case AttrType::kInt64: {
       int64_t value;
       if (!ParseInt64(&value)) return false;
-      NoteInt64(name, value, s);
+      s.NoteInt64(name, value);
       return true;
     }
     case AttrType::kInt32: {
@@ -275,7 +222,7 @@ bool ModuleParser::ParseScalarOrListValue(AttrName name, AttrType type, uint32_t
     case AttrType::kString: {
       std::string_view raw;
       if (!ParseString(&raw)) return false;
-      NoteString(name, raw, s);
+      s.NoteString(name, raw);
       return true;
     }
     case AttrType::kStringOrJson: {
@@ -289,7 +236,7 @@ bool ModuleParser::ParseScalarOrListValue(AttrName name, AttrType type, uint32_t
     case AttrType::kIntList: {
       const uint32_t offset = lexer_.offset();
       if (!ParseInt64List(TokKind::kLbrace, TokKind::kRbrace, TokKind::kComma, &s.ints)) return false;
-      NoteIntList(name, offset, s);
+      s.NoteIntList(name, offset);
       return true;
     }
     case AttrType::kIntListList: {
@@ -317,7 +264,7 @@ bool ModuleParser::ParseReferenceValue(AttrName name, AttrType type, InstrScratc
     case AttrType::kComputation: {
       CompId c;
       if (!ParseComputationRef(&c)) return false;
-      NoteComputation(name, c, s);
+      s.NoteComputation(name, c);
       return true;
     }
     case AttrType::kComputationList: {

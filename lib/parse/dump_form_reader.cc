@@ -469,7 +469,7 @@ const char* DumpFormReader::AttributeValueEnd(AttrName name, AttrType type, cons
       const CompId found =
           parser_.LookupComputation(std::string_view(p + 1, static_cast<size_t>(end - p - 1)));
       if (found == CopyingNameTable::kNotFound) return nullptr;
-      parser_.NoteComputation(name, found, s);
+      s.NoteComputation(name, found);
       break;
     }
     case AttrType::kFusionKind: {
@@ -504,27 +504,27 @@ const char* DumpFormReader::AttributeValueEnd(AttrName name, AttrType type, cons
       std::string_view word;
       end = ScanWord(p, &word);
       if (end == nullptr || (word != "true" && word != "false")) return nullptr;
-      parser_.NoteBool(name, word == "true", s);
+      s.NoteBool(name, word == "true");
       break;
     }
     case AttrType::kInt64: {
       int64_t value;
       end = ScanSmallInt(p, &value);
       if (end == nullptr) return nullptr;
-      parser_.NoteInt64(name, value, s);
+      s.NoteInt64(name, value);
       break;
     }
     case AttrType::kIntList: {
       end = ScanIntList(p, &s.ints);
       if (end == nullptr) return nullptr;  // s.ints is scratch the grammar clears
-      parser_.NoteIntList(name, static_cast<uint32_t>(p - base), s);
+      s.NoteIntList(name, static_cast<uint32_t>(p - base));
       break;
     }
     case AttrType::kString: {
       std::string_view raw;
       end = ScanPlainString(p, parser_.file_end(), &raw);
       if (end == nullptr) return nullptr;
-      parser_.NoteString(name, raw, s);
+      s.NoteString(name, raw);
       break;
     }
     case AttrType::kStringOrJson: {

@@ -79,6 +79,60 @@ struct InstrScratch : InstrScratchValues {
   // sugar, conditional, broadcast); kept here so it is not built per call.
   AttrSet edited_set;
   void Reset();
+
+  // What a value means to the instruction, as the grammar and the
+  // dump-form reader read it.
+  void NoteBool(AttrName name, bool value) {
+    if (name == AttrName::kCustomCallHasSideEffect) side_effect = value;
+    if (name == AttrName::kUseGlobalDeviceIds) use_global_device_ids = value;
+  }
+
+  void NoteInt64(AttrName name, int64_t value) {
+    if (name == AttrName::kIndex || name == AttrName::kIotaDimension) int_value = value;
+    if (name == AttrName::kChannelId) {
+      has_channel_id = true;
+      channel_id = value;
+    }
+    if (name == AttrName::kNumCarries) num_carries = value;
+  }
+
+  void NoteString(AttrName name, std::string_view raw) {
+    if (name == AttrName::kAsyncExecutionThread) {
+      has_async_thread = true;
+      async_thread = raw;
+    }
+  }
+
+  void NoteIntList(AttrName name, uint32_t offset) {  // the list in `ints`
+    if (name == AttrName::kDimensions) {
+      dimensions_size = static_cast<int64_t>(ints.size());
+      dimensions_offset = offset;
+      dimensions.assign(ints.begin(), ints.end());
+    }
+  }
+
+  void NoteComputation(AttrName name, CompId c) {
+    switch (name) {
+      case AttrName::kCondition: slot_condition = c; break;
+      case AttrName::kBody: slot_body = c; break;
+      case AttrName::kTrueComputation: slot_true = c; break;
+      case AttrName::kFalseComputation: slot_false = c; break;
+      case AttrName::kSelect: slot_select = c; break;
+      case AttrName::kScatter: slot_scatter = c; break;
+      case AttrName::kToApply:
+        has_to_apply = true;
+        // First in the list; usually the only one.
+        if (called.empty()) {
+          called.push_back(c);
+        } else {
+          called.insert(called.begin(), c);
+        }
+        break;
+      default:
+        called.push_back(c);
+        break;
+    }
+  }
 };
 
 // The parameter numbers a scope has seen: by number while they stay small

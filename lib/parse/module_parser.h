@@ -86,7 +86,7 @@ class ModuleParser : public ValueParser {
                             CompId* out);
   // After an instruction of the list: keeps memory ahead, takes what the
   // other thread parsed from here on.
-  bool AfterListInstruction(CompId id, size_t scope, InstrId* root, uint32_t* root_offset);
+  [[gnu::always_inline]] bool AfterListInstruction(CompId id, size_t scope, InstrId* root, uint32_t* root_offset);
   // The end of a computation's list: its root, parameters and order.
   bool FinishInstructionList(CompId id, size_t scope, InstrId root, uint32_t end,
                              std::span<const ShapeId> signature);
@@ -116,26 +116,26 @@ class ModuleParser : public ValueParser {
   };
   // The head at the current token, or (fast_from non-zero) at fast_from,
   // by the dump-form reader where it can.
-  bool ParseInstructionHead(uint32_t fast_from, InstrScratch& s, InstrHead* head);
+  [[gnu::always_inline]] bool ParseInstructionHead(uint32_t fast_from, InstrScratch& s, InstrHead* head);
   // The opcode's attributes, edited in s.edited_set for the async sugar,
   // conditional and broadcast.
-  const AttrSet* AttributeSetFor(const InstrHead& head, InstrScratch& s);
+  [[gnu::always_inline]] const AttrSet* AttributeSetFor(const InstrHead& head, InstrScratch& s);
   // The operands, or the parameter number (*number), or the literal.
-  bool ParseInstructionBody(CompId computation, const InstrHead& head, InstrScratch& s,
+  [[gnu::always_inline]] bool ParseInstructionBody(CompId computation, const InstrHead& head, InstrScratch& s,
                             int64_t* number);
   bool ParseParameterNumber(const InstrHead& head, int64_t* number);
   // The shapes the per-opcode checks see (InstrScratch::operand_shapes);
   // returns the opcode they check (the wrapped one of the async sugar) and
   // its shape in *checked_shape.
-  Opcode SetCheckedOperands(const InstrHead& head, InstrScratch& s, ShapeId* checked_shape);
+  [[gnu::always_inline]] Opcode SetCheckedOperands(const InstrHead& head, InstrScratch& s, ShapeId* checked_shape);
   // The attributes, the shape when not written, and the per-opcode checks.
-  bool ParseAndCheckAttributes(const InstrHead& head, const AttrSet& set, bool allow_attributes,
+  [[gnu::always_inline]] bool ParseAndCheckAttributes(const InstrHead& head, const AttrSet& set, bool allow_attributes,
                                InstrScratch& s, ShapeId* shape);
   // XLA's SetAndSanitizeName and the parameter replication count.
-  bool CheckNameAndReplication(const NewInstruction& instr, uint32_t name_size,
+  [[gnu::always_inline]] bool CheckNameAndReplication(const NewInstruction& instr, uint32_t name_size,
                                uint32_t written_name_offset, const InstrScratch& s);
   // Files a checked instruction in the IR and its scope.
-  bool AddParsedInstruction(const NewInstruction& instr, InstrScratch& s, uint32_t name_size,
+  [[gnu::always_inline]] bool AddParsedInstruction(const NewInstruction& instr, InstrScratch& s, uint32_t name_size,
                             int64_t number, uint8_t wrapped_or_kind, uint64_t name_hash,
                             InstrId* out);
   bool ParseOpcode(Opcode* opcode, Opcode* wrapped);
@@ -160,7 +160,20 @@ class ModuleParser : public ValueParser {
   // instruction `id` has (see instruction_parser.cc).
   bool CompatibleWithBuiltShape(const Shape& declared, InstrId id) const;
   InstrId FindName(std::string_view name) const;
-  InstrId FindOperandName(std::string_view name) const;  // FindName, last instruction first
+  // FindName, the scope's last instruction first: operands most often
+  // name the instruction right before, compared without hashing (the
+  // scope's last entry is in its name table unless it is anonymous).
+  InstrId FindOperandName(std::string_view name) const {
+    const std::vector<InstrId>& order = scope_order_[scope_depth_ - 1];
+    if (!order.empty()) {
+      const Instruction& last = builder_->instructions()[order.back()];
+      if (module_->NameSize(last) == name.size() && !(last.flags & Instruction::kAnonymous) &&
+          BytesEqual(file_.data() + last.name_offset, name.data(), name.size())) {
+        return order.back();
+      }
+    }
+    return FindName(name);
+  }
   // `name_size`, `number` and `wrapped_or_kind` (a fusion's FusionKind, an
   // async op's wrapped opcode) go into the record or its header words.
   InstrId AddInstruction(const NewInstruction& instruction, InstrScratch& scratch,
@@ -168,10 +181,10 @@ class ModuleParser : public ValueParser {
                          uint8_t wrapped_or_kind = static_cast<uint8_t>(Opcode::kInvalid));
   // The called computations of the instruction, in XLA's order.
   template <typename Fn>
-  static void ForEachCalled(Opcode opcode, const InstrScratch& s, Fn&& fn);
+  [[gnu::always_inline]] static void ForEachCalled(Opcode opcode, const InstrScratch& s, Fn&& fn);
   // The lists after the header words: operands, attributes, called
   // computations, control predecessors.
-  void AppendInstructionLists(Instruction& in, InstrScratch& s, uint32_t called_count,
+  [[gnu::always_inline]] void AppendInstructionLists(Instruction& in, InstrScratch& s, uint32_t called_count,
                               uint8_t wrapped_or_kind);
   // Whether instruction `id` is named `name`, whose full hash is `hash`.
   // The 64-bit hashes kept per instruction are compared first, so the text
@@ -244,13 +257,6 @@ class ModuleParser : public ValueParser {
   // the value just read; HasValueKey holds).
   void KeyValueText(Attribute& attribute);
   void KeyValueText(Attribute& attribute, uint32_t end);
-  // What a value means to the instruction, shared by the grammar and the
-  // dump-form reader.
-  static void NoteBool(AttrName name, bool value, InstrScratch& s);
-  static void NoteInt64(AttrName name, int64_t value, InstrScratch& s);
-  static void NoteString(AttrName name, std::string_view raw, InstrScratch& s);
-  static void NoteIntList(AttrName name, uint32_t offset, InstrScratch& s);  // s.ints
-  static void NoteComputation(AttrName name, CompId c, InstrScratch& s);
   bool ParseComputationRef(CompId* out);
   bool ParseComputationList(std::vector<CompId>* out);
   // The computation `name` refers to, or CopyingNameTable::kNotFound.

@@ -30,21 +30,6 @@ InstrId ModuleParser::FindName(std::string_view name) const {
   return id == ScopeNameTable::kNotFound ? kNoId : id;
 }
 
-// Operands most often name the instruction right before: compared first,
-// without hashing. The scope's last entry is in its name table unless it is
-// anonymous (nested or compact get-tuple-element).
-InstrId ModuleParser::FindOperandName(std::string_view name) const {
-  const std::vector<InstrId>& order = scope_order_[scope_depth_ - 1];
-  if (!order.empty()) {
-    const Instruction& last = builder_->instructions()[order.back()];
-    if (module_->NameSize(last) == name.size() && !(last.flags & Instruction::kAnonymous) &&
-        BytesEqual(file_.data() + last.name_offset, name.data(), name.size())) {
-      return order.back();
-    }
-  }
-  return FindName(name);
-}
-
 bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operands) {
   const uint32_t start = lexer_.offset();
   // An empty operand (`add(p,, q)`, `tuple(p,)`, `f(, p)`): XLA's
