@@ -184,7 +184,7 @@ bool ModuleParser::ParseAttributeValue(AttrName name, AttrType type, uint32_t na
     case AttrType::kPrecisionList:
       return ParseEnumValue(name, type, s);
     default:
-      return ParseStructuredValue(name, type, name_offset, s);
+      return ParseStructuredValue(type, name_offset, s);
   }
 }
 
@@ -338,8 +338,7 @@ bool ModuleParser::ParseEnumValue(AttrName name, AttrType type, InstrScratch& s)
   return false;
 }
 
-bool ModuleParser::ParseStructuredValue(AttrName name, AttrType type, uint32_t name_offset,
-                                        InstrScratch& s) {
+bool ModuleParser::ParseStructuredValue(AttrType type, uint32_t name_offset, InstrScratch& s) {
   switch (type) {
     case AttrType::kWindow:
       return ParseWindow(&window_scratch_);

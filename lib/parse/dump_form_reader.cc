@@ -119,7 +119,7 @@ const CommonAttrName* CommonAttrNameAt(const char* p, const char* text_end) {
 }  // namespace
 
 const char* DumpFormReader::CachedShapeAt(const char* p, ShapeId* id) {
-  const char* q = ShapeTextEnd(p, std::min(p + ModuleParser::kShapeTextLimit, parser_.file_.data() + parser_.file_.size()));
+  const char* q = ShapeTextEnd(p, std::min(p + ModuleParser::kShapeTextLimit, parser_.file_end()));
   if (q == nullptr) return nullptr;
   const uint32_t found = parser_.shape_cache_->Find(std::string_view(p, static_cast<size_t>(q - p)));
   if (found == CopyingNameTable::kNotFound) return nullptr;
@@ -199,7 +199,8 @@ const char* DumpFormReader::ShapeThroughGrammar(const char* p, ShapeId* id, bool
 
 bool DumpFormReader::TrySignature(uint32_t pos, std::vector<ShapeId>* params, ShapeId* result,
                                     uint32_t* result_offset) {
-  if (!parser_.limits_.fast_paths || parser_.shape_cache_ == nullptr || parser_.depth_ + 1 > parser_.limits_.max_nesting_depth) {
+  if (!parser_.limits_.fast_paths || parser_.shape_cache_ == nullptr ||
+      parser_.depth_ + 1 > parser_.limits_.max_nesting_depth) {
     return false;
   }
   const char* const base = parser_.file_.data();
@@ -472,23 +473,10 @@ const char* DumpFormReader::AttributeValueEnd(AttrName name, AttrType type, cons
       s.NoteComputation(name, found);
       break;
     }
-    case AttrType::kFusionKind: {
-      std::string_view word;
-      end = ScanWord(p, &word);
+    case AttrType::kFusionKind:
+      end = FusionKindEnd(p, s);
       if (end == nullptr) return nullptr;
-      if (word == "kLoop") {
-        s.fusion_kind = FusionKind::kLoop;
-      } else if (word == "kInput") {
-        s.fusion_kind = FusionKind::kInput;
-      } else if (word == "kOutput") {
-        s.fusion_kind = FusionKind::kOutput;
-      } else if (word == "kCustom") {
-        s.fusion_kind = FusionKind::kCustom;
-      } else {
-        return nullptr;
-      }
       break;
-    }
     case AttrType::kComparisonDirection: {
       // ParseEnum's words; none is a type, keyword or dim labels.
       std::string_view word;
@@ -527,19 +515,10 @@ const char* DumpFormReader::AttributeValueEnd(AttrName name, AttrType type, cons
       s.NoteString(name, raw);
       break;
     }
-    case AttrType::kStringOrJson: {
-      // A string or a JSON dict right after '=': one token each, cut by a
-      // lexer of our own exactly as the grammar's lexer cuts it.
-      if (*p != '"' && *p != '{') return nullptr;
-      Lexer lexer(base, static_cast<uint32_t>(parser_.file_.size()), static_cast<uint32_t>(p - base));
-      const TokKind first = lexer.Lex();
-      if (first == TokKind::kLbrace ? lexer.LexJsonDict() != TokKind::kString
-                                    : first != TokKind::kString) {
-        return nullptr;
-      }
-      end = base + lexer.position();
+    case AttrType::kStringOrJson:
+      end = StringOrJsonEnd(p);
+      if (end == nullptr) return nullptr;
       break;
-    }
     case AttrType::kReplicaGroups: {
       // A recent valid text again, as ParseAttributeValue takes it.
       const size_t size = RecentReplicaGroupsAt(p);
@@ -547,17 +526,10 @@ const char* DumpFormReader::AttributeValueEnd(AttrName name, AttrType type, cons
       end = p + size;
       break;
     }
-    case AttrType::kSharding: {
-      // The last valid sharding again, at no greater nesting depth.
-      const std::string& last = last_sharding_;
-      if (last.empty() || parser_.depth_ > last_sharding_depth_ ||
-          static_cast<size_t>(parser_.file_end() - p) < last.size() ||
-          std::memcmp(p, last.data(), last.size()) != 0) {
-        return nullptr;
-      }
-      end = p + last.size();
+    case AttrType::kSharding:
+      end = RecentShardingEnd(p);
+      if (end == nullptr) return nullptr;
       break;
-    }
     case AttrType::kSliceRanges:
       end = ScanSliceRanges(p, nullptr);
       if (end == nullptr) return nullptr;
@@ -570,6 +542,49 @@ const char* DumpFormReader::AttributeValueEnd(AttrName name, AttrType type, cons
       return nullptr;
   }
   return end;
+}
+
+const char* DumpFormReader::FusionKindEnd(const char* p, InstrScratch& s) const {
+  std::string_view word;
+  const char* end = ScanWord(p, &word);
+  if (end == nullptr) return nullptr;
+  if (word == "kLoop") {
+    s.fusion_kind = FusionKind::kLoop;
+  } else if (word == "kInput") {
+    s.fusion_kind = FusionKind::kInput;
+  } else if (word == "kOutput") {
+    s.fusion_kind = FusionKind::kOutput;
+  } else if (word == "kCustom") {
+    s.fusion_kind = FusionKind::kCustom;
+  } else {
+    return nullptr;
+  }
+  return end;
+}
+
+// A string or a JSON dict right after '=': one token each, cut by a lexer
+// of our own exactly as the grammar's lexer cuts it.
+const char* DumpFormReader::StringOrJsonEnd(const char* p) const {
+  if (*p != '"' && *p != '{') return nullptr;
+  const char* const base = parser_.file_.data();
+  Lexer lexer(base, static_cast<uint32_t>(parser_.file_.size()), static_cast<uint32_t>(p - base));
+  const TokKind first = lexer.Lex();
+  if (first == TokKind::kLbrace ? lexer.LexJsonDict() != TokKind::kString
+                                : first != TokKind::kString) {
+    return nullptr;
+  }
+  return base + lexer.position();
+}
+
+// The last valid sharding again, at no greater nesting depth.
+const char* DumpFormReader::RecentShardingEnd(const char* p) const {
+  const std::string& last = last_sharding_;
+  if (last.empty() || parser_.depth_ > last_sharding_depth_ ||
+      static_cast<size_t>(parser_.file_end() - p) < last.size() ||
+      std::memcmp(p, last.data(), last.size()) != 0) {
+    return nullptr;
+  }
+  return p + last.size();
 }
 
 bool DumpFormReader::TrySmallScalarConstant(ShapeId shape_id) {

@@ -84,6 +84,11 @@ class DumpFormReader {
   // lexer alone: where the value ends, or null having changed nothing.
   const char* AttributeValueEnd(AttrName name, AttrType type, const char* p,
                                 InstrScratch& scratch);
+  // AttributeValueEnd's larger cases.
+  [[gnu::always_inline]] inline const char* FusionKindEnd(const char* p,
+                                                         InstrScratch& scratch) const;
+  [[gnu::always_inline]] inline const char* StringOrJsonEnd(const char* p) const;
+  [[gnu::always_inline]] inline const char* RecentShardingEnd(const char* p) const;
   // The size of the recent replica_groups text that `p` starts with, or 0.
   size_t RecentReplicaGroupsAt(const char* p) const;
 

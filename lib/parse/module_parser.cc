@@ -345,8 +345,8 @@ bool ModuleParser::ParseComputationAttributes(CompId id) {
 // Dumps print the entry computation last, and it is most often the largest
 // (a scheduled entry holds most of a module's instructions): its name
 // table is sized from the text left and the bytes per instruction so far,
-// in at most an eighth of the text left (an entry of a few instructions and
-// huge literals, or one not printed last, costs little more than before).
+// in at most an eighth of the text left (so an entry of a few instructions
+// and huge literals, or one not printed last, costs little).
 // With too few instructions before it to go by (a module before
 // optimizations is its entry after a few reducers; a fragment of the
 // two-thread parse often starts just before the entry), it takes
@@ -423,7 +423,7 @@ bool ModuleParser::ParseInstructionList(std::string_view name, uint32_t name_off
   return FinishInstructionList(id, scope, root, end, signature);
 }
 
-bool ModuleParser::AfterListInstruction(CompId id, size_t scope, InstrId* root,
+inline bool ModuleParser::AfterListInstruction(CompId id, size_t scope, InstrId* root,
                                         uint32_t* root_offset) {
   read_ahead_.Text(file_.data(), file_.size(), lexer_.offset());
   if (parsed_text_) AdvanceParsedText();

@@ -86,7 +86,8 @@ class ModuleParser : public ValueParser {
                             CompId* out);
   // After an instruction of the list: keeps memory ahead, takes what the
   // other thread parsed from here on.
-  [[gnu::always_inline]] bool AfterListInstruction(CompId id, size_t scope, InstrId* root, uint32_t* root_offset);
+  [[gnu::always_inline]] inline
+  bool AfterListInstruction(CompId id, size_t scope, InstrId* root, uint32_t* root_offset);
   // The end of a computation's list: its root, parameters and order.
   bool FinishInstructionList(CompId id, size_t scope, InstrId root, uint32_t end,
                              std::span<const ShapeId> signature);
@@ -116,26 +117,33 @@ class ModuleParser : public ValueParser {
   };
   // The head at the current token, or (fast_from non-zero) at fast_from,
   // by the dump-form reader where it can.
-  [[gnu::always_inline]] bool ParseInstructionHead(uint32_t fast_from, InstrScratch& s, InstrHead* head);
+  [[gnu::always_inline]] inline
+  bool ParseInstructionHead(uint32_t fast_from, InstrScratch& s, InstrHead* head);
   // The opcode's attributes, edited in s.edited_set for the async sugar,
   // conditional and broadcast.
-  [[gnu::always_inline]] const AttrSet* AttributeSetFor(const InstrHead& head, InstrScratch& s);
+  [[gnu::always_inline]] inline
+  const AttrSet* AttributeSetFor(const InstrHead& head, InstrScratch& s);
   // The operands, or the parameter number (*number), or the literal.
-  [[gnu::always_inline]] bool ParseInstructionBody(CompId computation, const InstrHead& head, InstrScratch& s,
+  [[gnu::always_inline]] inline
+  bool ParseInstructionBody(CompId computation, const InstrHead& head, InstrScratch& s,
                             int64_t* number);
   bool ParseParameterNumber(const InstrHead& head, int64_t* number);
   // The shapes the per-opcode checks see (InstrScratch::operand_shapes);
   // returns the opcode they check (the wrapped one of the async sugar) and
   // its shape in *checked_shape.
-  [[gnu::always_inline]] Opcode SetCheckedOperands(const InstrHead& head, InstrScratch& s, ShapeId* checked_shape);
+  [[gnu::always_inline]] inline
+  Opcode SetCheckedOperands(const InstrHead& head, InstrScratch& s, ShapeId* checked_shape);
   // The attributes, the shape when not written, and the per-opcode checks.
-  [[gnu::always_inline]] bool ParseAndCheckAttributes(const InstrHead& head, const AttrSet& set, bool allow_attributes,
+  [[gnu::always_inline]] inline
+  bool ParseAndCheckAttributes(const InstrHead& head, const AttrSet& set, bool allow_attributes,
                                InstrScratch& s, ShapeId* shape);
   // XLA's SetAndSanitizeName and the parameter replication count.
-  [[gnu::always_inline]] bool CheckNameAndReplication(const NewInstruction& instr, uint32_t name_size,
+  [[gnu::always_inline]] inline
+  bool CheckNameAndReplication(const NewInstruction& instr, uint32_t name_size,
                                uint32_t written_name_offset, const InstrScratch& s);
   // Files a checked instruction in the IR and its scope.
-  [[gnu::always_inline]] bool AddParsedInstruction(const NewInstruction& instr, InstrScratch& s, uint32_t name_size,
+  [[gnu::always_inline]] inline
+  bool AddParsedInstruction(const NewInstruction& instr, InstrScratch& s, uint32_t name_size,
                             int64_t number, uint8_t wrapped_or_kind, uint64_t name_hash,
                             InstrId* out);
   bool ParseOpcode(Opcode* opcode, Opcode* wrapped);
@@ -181,18 +189,19 @@ class ModuleParser : public ValueParser {
                          uint8_t wrapped_or_kind = static_cast<uint8_t>(Opcode::kInvalid));
   // The called computations of the instruction, in XLA's order.
   template <typename Fn>
-  [[gnu::always_inline]] static void ForEachCalled(Opcode opcode, const InstrScratch& s, Fn&& fn);
+  [[gnu::always_inline]] static inline
+  void ForEachCalled(Opcode opcode, const InstrScratch& s, Fn&& fn);
   // The lists after the header words: operands, attributes, called
   // computations, control predecessors.
-  [[gnu::always_inline]] void AppendInstructionLists(Instruction& in, InstrScratch& s, uint32_t called_count,
+  [[gnu::always_inline]] inline
+  void AppendInstructionLists(Instruction& in, InstrScratch& s, uint32_t called_count,
                               uint8_t wrapped_or_kind);
   // Whether instruction `id` is named `name`, whose full hash is `hash`.
   // The 64-bit hashes kept per instruction are compared first, so the text
   // of a definition far behind is read only for the name it really is: the
   // parser has released that text (TextReleaser), and reading one byte of it
-  // maps the whole 2 MB folio back in; 32-bit slot-hash collisions alone
-  // (thousands in a computation of millions of instructions) kept most of
-  // a large one-computation file resident.
+  // maps its whole folio back in, and 32-bit slot-hash collisions are
+  // frequent in a computation of millions of instructions.
   auto NamedAs(std::string_view name, uint64_t hash) const {
     return [this, name, hash](uint32_t id) {
       const Instruction& instr = builder_->instructions()[id];
@@ -208,6 +217,12 @@ class ModuleParser : public ValueParser {
       return NamedAs(module_->text(named.name_offset, module_->NameSize(named)),
                      builder_->name_hashes()[b])(a);
     };
+  }
+  // Whether an instruction here has the name of `half`'s instruction `f`.
+  auto NamedAsIn(const ModuleParser& half, InstrId f) const {
+    const Instruction& in = half.builder_->instructions()[f];
+    return NamedAs(half.module_->text(in.name_offset, half.module_->NameSize(in)),
+                   half.builder_->name_hashes()[f]);
   }
   // Reports a name defined twice in scope `scope`.
   bool NameClashError(size_t scope, ScopeNameTable::Clash clash);
@@ -241,8 +256,7 @@ class ModuleParser : public ValueParser {
                               InstrScratch& s);
   bool ParseReferenceValue(AttrName name, AttrType type, InstrScratch& s);
   bool ParseEnumValue(AttrName name, AttrType type, InstrScratch& s);
-  bool ParseStructuredValue(AttrName name, AttrType type, uint32_t name_offset,
-                            InstrScratch& s);
+  bool ParseStructuredValue(AttrType type, uint32_t name_offset, InstrScratch& s);
   bool ParseInstructionNameList(InstrScratch& s);
   bool ParseShardingValue();
   bool ParseReplicaGroupsValue();
@@ -278,15 +292,21 @@ class ModuleParser : public ValueParser {
                                      const InstrOffsets& at);
   bool CheckInstruction(Opcode opcode, ShapeId shape, InstrScratch& scratch,
                         const InstrOffsets& at);
-  // CheckInstruction's cases: collectives and channels; the others.
-  bool CheckCollective(Opcode opcode, const Shape& result, bool known, InstrScratch& s,
-                       const InstrOffsets& at, bool* handled);
-  bool CheckOtherInstruction(Opcode opcode, const Shape& result, bool known, InstrScratch& s,
-                             const InstrOffsets& at);
+  // CheckInstruction's larger cases.
+  bool CheckOperandCount(Opcode op, const Shape& result,
+                                                       const InstrScratch& s,
+                                                       const InstrOffsets& at);
+  bool CheckChannelDone(const InstrScratch& s, const InstrOffsets& at);
+  bool CheckDynamicSliceOperandCount(Opcode op, const InstrScratch& s, const InstrOffsets& at);
+  bool CheckCustomCall(InstrScratch& s);
   bool CheckScan(InstrScratch& scratch, const InstrOffsets& at);
   // The shape of an instruction written without one. Where XLA's shape
   // inference fails on known operand shapes, sets `error` to its message.
   ShapeId InferShape(Opcode opcode, const InstrScratch& scratch, std::string* error);
+  ShapeId InferWhileShape(const InstrScratch& s, std::string* error);
+  ShapeId InferTransposeShape(const InstrScratch& s, std::string* error);
+  // Whether XLA's instruction `id` has the shape the IR has for it.
+  bool HasTrustedShape(InstrId id) const;
   std::optional<int64_t> IntAttribute(InstrId id, AttrName name);
   std::string_view StringAttribute(InstrId id, AttrName name);
   // A check needs what a name not known yet stands for (NameResolver):
@@ -321,8 +341,6 @@ class ModuleParser : public ValueParser {
   // `body_begin` when that pays (ParseLimits::threads and
   // parallel_min_bytes); null otherwise.
   std::unique_ptr<ParallelParse> StartParallelParse(uint32_t body_begin);
-  // Where StartParallelParse cuts the module into chunks.
-  void CutIntoChunks(ParallelParse& work, uint32_t body_begin) const;
   // The other thread: chunks from the last down, until this one comes; then
   // it readies the pages the merges will fill.
   static void ParseChunksFromTheEnd(ParallelParse* work, ModuleParser* owner);
@@ -353,14 +371,15 @@ class ModuleParser : public ValueParser {
   // computation being parsed, or returns false having changed nothing.
   bool TakeContinuation(ModuleParser& half, CompId computation, InstrId* root,
                         uint32_t* root_offset);
-  // TakeContinuation's steps: where the continuation's stubs stand here
-  // (false when one does not match), and the copy of its instructions.
-  bool ResolveStubs(const ModuleParser& half, std::vector<InstrId>* stub_to);
+  // TakeContinuation's steps: the ids here of the continuation's
+  // instructions (its stubs the ones they stand for; false when one does
+  // not match); its names into this scope's table (false, and undone, when
+  // a name is defined on both sides); the copy of its instructions.
+  bool MapContinuationIds(const ModuleParser& half, std::vector<InstrId>* id_to) const;
+  bool InsertContinuationNames(const ModuleParser& half, const std::vector<InstrId>& id_to);
   void AppendContinuation(ModuleParser& half, CompId computation,
-                          const std::vector<InstrId>& stub_to,
-                          const std::vector<CompId>& external_to,
-                          const std::vector<ShapeId>& shape_to,
-                          const std::vector<uint32_t>& key_to);
+                          const std::vector<InstrId>& id_to,
+                          const std::vector<CompId>& external_to);
   // In a continuation: an instruction defined before the cut, named by an
   // operand with a declared shape; the merge puts the real one in its place.
   // kNoId (and the fragment given up) without a declared shape.

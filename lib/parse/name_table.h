@@ -29,9 +29,8 @@ inline uint32_t NameHashOf(std::string_view name) {
 // text before it, and comparing against their definitions would map that
 // text back in while the parser releases it (SourceFile::ReleasePages).
 // Its index is a ScopeNameTable, 8 bytes a slot (the entry's position and
-// 32 hash bits; the name is compared in the entry list), not the 24 of a
-// slot that also held the name's address and size: the parse of a module of
-// 700,000 computations faults in 24 MB less fresh memory.
+// 32 hash bits; the name is compared in the entry list): small slots fault
+// in less fresh memory for a module of many computations.
 class CopyingNameTable {
   // Whether the entry with table id `id` is named `name`.
   struct NamedAs {

@@ -67,7 +67,7 @@ bool ModuleParser::ParseOperand(CompId computation, std::vector<InstrId>* operan
   InstrId nested;
   const size_t instructions_before = builder_->instructions().size();
   const size_t computations_before = builder_->computations().size();
-  const int scope_depth_before = scope_depth_;
+  const size_t scope_depth_before = scope_depth_;
   const bool nested_ok = ParseInstructionRhs(computation, start, 0, false, &nested);
   const bool started = nested_started_;
   nested_started_ = outer_started;

@@ -264,121 +264,126 @@ bool ValueParser::ParseLayout(Layout* layout) {
         layout->minor_to_major.push_back(dim);
       } while (EatIfPresent(TokKind::kComma));
     }
-    if (EatIfPresent(TokKind::kColon)) {
-      // XLA's ParseLayout calls each sub-parser below without looking at
-      // what it returns (`ParseTiles(&tiles);`, `ParseLayoutIntAttribute(
-      // &memory_space, "memory space");`, ...): a failed one leaves its
-      // error recorded and what it read so far, and the layout goes on at
-      // the token where it stopped (`{0:T(128 }` parses, with tile (128)).
-      auto is_ident = [this](std::string_view text) {
-        return kind() == TokKind::kIdent && tok().text == text;
-      };
-      auto go_on = [this](bool ok) {
-        if (!ok) RecordAndGoOn();
-      };
-      if (is_ident("D")) {
-        Lex();
-        go_on([&] {
-          if (!ParseToken(TokKind::kLparen, "expects a list starting with '('")) return false;
-          if (kind() != TokKind::kRparen) {
-            do {
-              DimLevelType type;
-              if (is_ident("D")) {
-                type = DimLevelType::kDense;
-              } else if (is_ident("C")) {
-                type = DimLevelType::kCompressed;
-              } else if (is_ident("S")) {
-                type = DimLevelType::kSingleton;
-              } else if (is_ident("H")) {
-                type = DimLevelType::kLooseCompressed;
-              } else {
-                return TokenError("expected a DimLevelType abbreviation (D, C, or S)");
-              }
-              Lex();
-              EatIfPresent(TokKind::kPlus);
-              EatIfPresent(TokKind::kTilde);
-              layout->dim_level_types.push_back(type);
-            } while (EatIfPresent(TokKind::kComma));
-          }
-          return ParseToken(TokKind::kRparen, "expects a list to end with ')'");
-        }());
-      }
-      if (is_ident("T")) {
-        Lex();
-        go_on(ParseTiles(layout));
-      }
-      if (is_ident("L")) {
-        Lex();
-        go_on(ParseLayoutIntAttribute(&layout->tail_padding_alignment,
-                                      "multiple padded to in elements"));
-      }
-      // '#' / '*': XLA makes three calls, each whatever the one before did:
-      // ParseToken('('), ParseUnsignedIntegerType (which keeps a signed
-      // type it has read before complaining) and ParseToken(')').
-      auto parse_unsigned_type = [&](PrimitiveType* out, std::string_view what) {
-        go_on(ParseToken(TokKind::kLparen, StrCat("expects ", what, " to be followed by '('")));
-        if (kind() != TokKind::kPrimitiveType) {
-          go_on(TokenError(StrCat("expected primitive type, saw ", TokKindName(kind()))));
-        } else {
-          *out = tok().primitive_type;
-          Lex();
-          if (!IsUnsignedInteger(*out)) go_on(TokenError("expecting an unsigned integer type"));
-        }
-        go_on(ParseToken(TokKind::kRparen, StrCat("expects ", what, " type to be followed by ')'")));
-      };
-      if (EatIfPresent(TokKind::kOctothorp)) parse_unsigned_type(&layout->index_type, "'#'");
-      if (EatIfPresent(TokKind::kAsterisk)) parse_unsigned_type(&layout->pointer_type, "'*'");
-      if (is_ident("E")) {
-        Lex();
-        go_on(ParseLayoutIntAttribute(&layout->element_size_bits, "element size in bits"));
-      }
-      if (is_ident("S")) {
-        Lex();
-        go_on(ParseLayoutIntAttribute(&layout->memory_space, "memory space"));
-      }
-      if (is_ident("SC")) {
-        Lex();
-        go_on([&] {
-          do {
-            if (!ParseToken(TokKind::kLparen, "expects split configs to start with '('")) {
-              return false;
-            }
-            SplitConfig config;
-            if (!ParseInt64(&config.dimension)) return false;
-            // XLA adds the config before reading its indices.
-            layout->split_configs.push_back(std::move(config));
-            if (!ParseInt64List(TokKind::kColon, TokKind::kRparen, TokKind::kComma,
-                                &layout->split_configs.back().split_indices)) {
-              return false;
-            }
-          } while (kind() == TokKind::kLparen);
-          return true;
-        }());
-      }
-      if (is_ident("P")) {
-        Lex();
-        go_on([&] {
-          if (!ParseToken(TokKind::kLparen, "expects physical shape to start with '('")) {
-            return false;
-          }
-          // XLA ignores whether the shape parsed, too.
-          ShapeId physical;
-          if (ParseShape(&physical)) {
-            layout->physical_shape = &shape(physical);
-          } else {
-            RecordAndGoOn();
-          }
-          return ParseToken(TokKind::kRparen, "expects physical shape to end with ')'");
-        }());
-      }
-      if (is_ident("M")) {
-        Lex();
-        go_on(ParseLayoutIntAttribute(&layout->dynamic_shape_metadata_prefix_bytes,
-                                      "dynamic shape metadata prefix bytes"));
-      }
-    }
+    if (EatIfPresent(TokKind::kColon)) ParseLayoutAttributes(layout);
   }
   return ParseToken(TokKind::kRbrace, "expects layout to end with '}'");
+}
+
+// XLA's ParseLayout calls each sub-parser below without looking at what it
+// returns (`ParseTiles(&tiles);`, `ParseLayoutIntAttribute(&memory_space,
+// "memory space");`, ...): a failed one leaves its error recorded and what
+// it read so far, and the layout goes on at the token where it stopped
+// (`{0:T(128 }` parses, with tile (128)).
+void ValueParser::ParseLayoutAttributes(Layout* layout) {
+  auto go_on = [this](bool ok) {
+    if (!ok) RecordAndGoOn();
+  };
+  if (AtIdentifier("D")) {
+    Lex();
+    go_on(ParseDimLevelTypes(layout));
+  }
+  if (AtIdentifier("T")) {
+    Lex();
+    go_on(ParseTiles(layout));
+  }
+  if (AtIdentifier("L")) {
+    Lex();
+    go_on(ParseLayoutIntAttribute(&layout->tail_padding_alignment,
+                                  "multiple padded to in elements"));
+  }
+  if (EatIfPresent(TokKind::kOctothorp)) ParseUnsignedLayoutType(&layout->index_type, "'#'");
+  if (EatIfPresent(TokKind::kAsterisk)) ParseUnsignedLayoutType(&layout->pointer_type, "'*'");
+  if (AtIdentifier("E")) {
+    Lex();
+    go_on(ParseLayoutIntAttribute(&layout->element_size_bits, "element size in bits"));
+  }
+  if (AtIdentifier("S")) {
+    Lex();
+    go_on(ParseLayoutIntAttribute(&layout->memory_space, "memory space"));
+  }
+  if (AtIdentifier("SC")) {
+    Lex();
+    go_on(ParseSplitConfigs(layout));
+  }
+  if (AtIdentifier("P")) {
+    Lex();
+    go_on(ParsePhysicalShape(layout));
+  }
+  if (AtIdentifier("M")) {
+    Lex();
+    go_on(ParseLayoutIntAttribute(&layout->dynamic_shape_metadata_prefix_bytes,
+                                  "dynamic shape metadata prefix bytes"));
+  }
+}
+
+bool ValueParser::ParseDimLevelTypes(Layout* layout) {
+  if (!ParseToken(TokKind::kLparen, "expects a list starting with '('")) return false;
+  if (kind() != TokKind::kRparen) {
+    do {
+      DimLevelType type;
+      if (AtIdentifier("D")) {
+        type = DimLevelType::kDense;
+      } else if (AtIdentifier("C")) {
+        type = DimLevelType::kCompressed;
+      } else if (AtIdentifier("S")) {
+        type = DimLevelType::kSingleton;
+      } else if (AtIdentifier("H")) {
+        type = DimLevelType::kLooseCompressed;
+      } else {
+        return TokenError("expected a DimLevelType abbreviation (D, C, or S)");
+      }
+      Lex();
+      EatIfPresent(TokKind::kPlus);
+      EatIfPresent(TokKind::kTilde);
+      layout->dim_level_types.push_back(type);
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRparen, "expects a list to end with ')'");
+}
+
+// '#' / '*': XLA makes three calls, each whatever the one before did:
+// ParseToken('('), ParseUnsignedIntegerType (which keeps a signed type it
+// has read before complaining) and ParseToken(')').
+void ValueParser::ParseUnsignedLayoutType(PrimitiveType* out, std::string_view what) {
+  auto go_on = [this](bool ok) {
+    if (!ok) RecordAndGoOn();
+  };
+  go_on(ParseToken(TokKind::kLparen, StrCat("expects ", what, " to be followed by '('")));
+  if (kind() != TokKind::kPrimitiveType) {
+    go_on(TokenError(StrCat("expected primitive type, saw ", TokKindName(kind()))));
+  } else {
+    *out = tok().primitive_type;
+    Lex();
+    if (!IsUnsignedInteger(*out)) go_on(TokenError("expecting an unsigned integer type"));
+  }
+  go_on(ParseToken(TokKind::kRparen, StrCat("expects ", what, " type to be followed by ')'")));
+}
+
+bool ValueParser::ParseSplitConfigs(Layout* layout) {
+  do {
+    if (!ParseToken(TokKind::kLparen, "expects split configs to start with '('")) return false;
+    SplitConfig config;
+    if (!ParseInt64(&config.dimension)) return false;
+    // XLA adds the config before reading its indices.
+    layout->split_configs.push_back(std::move(config));
+    if (!ParseInt64List(TokKind::kColon, TokKind::kRparen, TokKind::kComma,
+                        &layout->split_configs.back().split_indices)) {
+      return false;
+    }
+  } while (kind() == TokKind::kLparen);
+  return true;
+}
+
+bool ValueParser::ParsePhysicalShape(Layout* layout) {
+  if (!ParseToken(TokKind::kLparen, "expects physical shape to start with '('")) return false;
+  // XLA ignores whether the shape parsed, too.
+  ShapeId physical;
+  if (ParseShape(&physical)) {
+    layout->physical_shape = &shape(physical);
+  } else {
+    RecordAndGoOn();
+  }
+  return ParseToken(TokKind::kRparen, "expects physical shape to end with ')'");
 }
 
 bool ValueParser::ParseShapeList(std::vector<ShapeId>* out) {
