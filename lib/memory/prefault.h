@@ -18,9 +18,7 @@ bool PrefaultForWrite(void* block, std::size_t size, const std::atomic<bool>* ca
 // Faults in the pages ahead of an array that grows into fresh memory, a
 // batch at a time (MADV_POPULATE_WRITE; nothing on kernels before 5.14), on
 // the thread that writes it: one call per 512 KB instead of a page fault
-// per 4 KB page. On this project's VM a probe populated fresh 4 KB pages at
-// 0.29-0.35 ms per MB against 0.35-0.38 touched one by one, and the parser
-// gained more than that (see ModuleParser::populate_ahead_).
+// per 4 KB page (the parser's use: ReadAhead in parse/read_ahead.h).
 class PopulateAhead {
  public:
   // The array's elements are [data, data + used) in a block of `capacity`

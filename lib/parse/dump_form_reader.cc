@@ -169,17 +169,12 @@ const char* DumpFormReader::RecentShapeAt(const char* p, ShapeFollower follower,
 }
 
 void DumpFormReader::RememberShape(const char* p, size_t size, ShapeId id) {
-  if (parser_.file_.data() + parser_.file_.size() - p < 8) return;
+  if (parser_.file_end() - p < 8) return;
   RecentShape* set = &recent_shapes_[RecentShapeSet(p)];
   set[1] = set[0];
   set[0] = RecentShape{p, static_cast<uint32_t>(size), id};
 }
 
-// Computation headers repeat shapes the module already knows. Read like
-// TryFastHead: `name: shape` pairs separated by `, `, then ` -> shape {`,
-// shapes by exact text from the shape cache (ShapeTextEnd decides where a
-// shape ends exactly as ParseShape does); anything else is left to the
-// token grammar.
 // For a byte-wise reader that met a shape the shape cache does not hold:
 // the grammar reads it at `p`, as the token-level parser would at that
 // point, and the cache keeps its text. Returns where it ends, or null (an
@@ -197,6 +192,11 @@ const char* DumpFormReader::ShapeThroughGrammar(const char* p, ShapeId* id, bool
   return parser_.file_.data() + parser_.lexer_.previous_end();
 }
 
+// Computation headers repeat shapes the module already knows. Read like
+// TryHead: `name: shape` pairs separated by `, `, then ` -> shape {`,
+// shapes by exact text from the shape cache (ShapeTextEnd decides where a
+// shape ends exactly as ParseShape does); anything else is left to the
+// token grammar.
 bool DumpFormReader::TrySignature(uint32_t pos, std::vector<ShapeId>* params, ShapeId* result,
                                     uint32_t* result_offset) {
   if (!parser_.limits_.fast_paths || parser_.shape_cache_ == nullptr ||

@@ -108,7 +108,7 @@ bool ModuleParser::ParseInstruction(CompId computation, InstrId* root, uint32_t*
   std::string_view name = tok().text;
   const uint32_t name_offset = static_cast<uint32_t>(name.data() - file_.data());
   // ` = ` as dumps print it is checked byte-wise, so the instruction's head
-  // can be read without the lexer (TryFastHead).
+  // can be read without the lexer (DumpFormReader::TryHead).
   uint32_t fast_from = 0;
   {
     const char* p = file_.data() + lexer_.position();

@@ -199,7 +199,7 @@ class NameFilter {
 
 // The computations a fragment of a module calls but does not define, one
 // entry per name in the order first met, each standing for an id the merge
-// resolves (ModuleParser::LookupComputation). Not a CopyingNameTable: an
+// resolves (NameResolver::FindComputation). Not a CopyingNameTable: an
 // entry computation calls a different computation on nearly every line,
 // and looking each new name up in a table of 100,000s would be a cache miss
 // per call. A small direct-mapped cache finds the names called again and
