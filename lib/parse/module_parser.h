@@ -97,6 +97,8 @@ class ModuleParser : public ValueParser {
   void EnsureScopeStorage(size_t scope);
 
   // --- Instructions (instruction_parser.cc) ---
+  // The steps of one instruction are functions of their own for reading,
+  // always inlined: the split must not add calls per instruction.
   bool ParseInstruction(CompId computation, InstrId* root, uint32_t* root_offset);
   // `fast_from` (non-zero) is where the shape starts when the caller has
   // already checked the `=` byte-wise; the lexer then still stands on the name.
@@ -278,7 +280,7 @@ class ModuleParser : public ValueParser {
     return names_.FindComputation(name, computation_names_);
   }
 
-  // --- XLA's checks (instruction_checks.cc, shape_checks.cc) ---
+  // --- XLA's checks (instruction_checks.cc) ---
   uint32_t FirstOperandOffset(const InstrScratch& scratch, const InstrOffsets& at) const;
   // Async checks XLA makes before parsing the attributes: the tuple shape
   // form and, for update/done, the chain operand.
