@@ -8,8 +8,12 @@
 namespace hlolint {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+// Named apart from the lexer's helpers: a unity build compiles these files
+// together.
+bool IsEscapeDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsEscapeHexDigit(char c) {
+  return IsEscapeDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 }  // namespace
 
@@ -35,7 +39,7 @@ size_t FindInvalidEscape(std::string_view raw) {
       }
       case 'x': case 'X': {
         size_t digits = 0;
-        while (i + 1 < raw.size() && IsHexDigit(raw[i + 1])) {
+        while (i + 1 < raw.size() && IsEscapeHexDigit(raw[i + 1])) {
           ++i;
           ++digits;
         }
@@ -45,7 +49,7 @@ size_t FindInvalidEscape(std::string_view raw) {
       case 'u': case 'U': {
         size_t want = c == 'u' ? 4 : 8;
         for (size_t k = 0; k < want; ++k) {
-          if (++i >= raw.size() || !IsHexDigit(raw[i])) return backslash;
+          if (++i >= raw.size() || !IsEscapeHexDigit(raw[i])) return backslash;
         }
         break;
       }
@@ -92,9 +96,9 @@ std::string UnescapeString(std::string_view raw) {
       case 'x': case 'X': {
         int value = 0;
         int digits = 0;
-        while (digits < 2 && i + 1 < raw.size() && IsHexDigit(raw[i + 1])) {
+        while (digits < 2 && i + 1 < raw.size() && IsEscapeHexDigit(raw[i + 1])) {
           char h = raw[++i];
-          value = value * 16 + (IsDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+          value = value * 16 + (IsEscapeDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
           ++digits;
         }
         out.push_back(static_cast<char>(value));
@@ -105,7 +109,7 @@ std::string UnescapeString(std::string_view raw) {
         uint32_t cp = 0;
         for (size_t k = 0; k < want && i + 1 < raw.size(); ++k) {
           char h = raw[++i];
-          cp = cp * 16 + static_cast<uint32_t>(IsDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+          cp = cp * 16 + static_cast<uint32_t>(IsEscapeDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
         }
         // UTF-8 encode.
         if (cp < 0x80) {

@@ -7,12 +7,6 @@
 #include "lex/token.h"
 
 namespace hlolint {
-namespace {
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-
-}  // namespace
 
 std::string_view TokKindName(TokKind kind) {
   switch (kind) {
@@ -106,7 +100,10 @@ std::string DescribeLexError(const Token& token, const char* buffer) {
       size_t length = 2;
       const char e = at[1];
       const size_t max_digits = e == 'x' || e == 'X' ? 3 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
-      while (length < 2 + max_digits && IsHexDigit(at[length])) ++length;
+      auto hex = [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+      };
+      while (length < 2 + max_digits && hex(at[length])) ++length;
       return fmt::format("invalid escape sequence '{}' in string",
                          std::string_view(at, at[1] == '\0' ? 1 : length));
     }
