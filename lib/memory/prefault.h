@@ -19,7 +19,7 @@ bool PrefaultForWrite(void* block, std::size_t size, const std::atomic<bool>* ca
 // batch at a time (MADV_POPULATE_WRITE; nothing on kernels before 5.14), on
 // the thread that writes it: one call per 512 KB instead of a page fault
 // per 4 KB page, which is cheaper than faulting the pages in one by one as
-// the writer reaches them (see ModuleParser::populate_ahead_).
+// the writer reaches them (the parser's use: ReadAhead in parse/read_ahead.h).
 class PopulateAhead {
  public:
   // The array's elements are [data, data + used) in a block of `capacity`

@@ -53,7 +53,7 @@ bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_
     return Error(at.operands, "No operand found for AsyncUpdate and AsyncDone");
   }
   const InstrId chain = s.operands[0];
-  if (IsStub(chain)) return NeedsFirstHalf(at.operands);
+  if (names_.InstructionNotKnownYet(chain)) return NotKnownYet(at.operands);
   const Opcode chain_op = module_->opcode(chain);
   if (!IsAsyncOpcode(chain_op)) {
     return Error(s.operand_offsets[0],
@@ -84,14 +84,17 @@ bool ModuleParser::CheckAsyncStructure(Opcode op, Opcode wrapped, ShapeId shape_
 
 bool ModuleParser::CheckAsyncAttributes(InstrScratch& s, const InstrOffsets& at) {
   const InstrId chain = s.operands[0];
-  if (IsStub(chain)) return NeedsFirstHalf(at.opcode);
+  if (names_.InstructionNotKnownYet(chain)) return NotKnownYet(at.opcode);
   const InstrId start = async_start_of_[chain];
   const Instruction& start_instr = module_->instr(start);
   // The chain's computation: written on a non-sugar async-start with calls=.
   std::span<const CompId> chain_called = module_->called(chain);
   if (!(start_instr.flags & Instruction::kAsyncSugar) && !chain_called.empty()) {
     if (!s.called.empty() && s.called[0] != chain_called[0]) {
-      if (IsExternal(s.called[0]) || IsExternal(chain_called[0])) return NeedsFirstHalf(at.opcode);
+      if (names_.ComputationNotKnownYet(s.called[0]) ||
+          names_.ComputationNotKnownYet(chain_called[0])) {
+        return NotKnownYet(at.opcode);
+      }
       return Error(at.opcode, StrCat("Expect async_wrapped_computation to be ",
                                      module_->computation_name(chain_called[0]), ", but got ",
                                      module_->computation_name(s.called[0])));
@@ -182,31 +185,56 @@ bool ModuleParser::CheckInstruction(Opcode op, ShapeId shape_id, InstrScratch& s
                    count));
       }
       break;
+    case Opcode::kReduceWindow: case Opcode::kReduce: case Opcode::kScatter:
+    case Opcode::kDynamicReshape: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
+    case Opcode::kTuple: case Opcode::kDot: case Opcode::kRaggedDot: case Opcode::kScaledDot:
+    case Opcode::kConditional:
+      return CheckOperandCount(op, result, s, at);
     case Opcode::kRecv:
       if (known && (!result.IsTuple() || result.tuple_shapes.empty())) {
         return Error(at.shape, "recv must have a non-empty tuple shape");
       }
       break;
-    case Opcode::kRecvDone: case Opcode::kSendDone: {
-      if (s.virtual_operands) break;
-      const InstrId operand = s.operands[0];
-      if (IsStub(operand)) return NeedsFirstHalf(at.opcode);
-      if (IsChannelInstruction(module_->opcode(operand))) {
-        std::optional<int64_t> operand_channel = IntAttribute(operand, AttrName::kChannelId);
-        std::optional<int64_t> channel;
-        if (s.has_channel_id) channel = s.channel_id;
-        if (channel != operand_channel) {
-          // XLA rejects this without a message.
-          auto text = [](std::optional<int64_t> v) {
-            return v ? StrCat(*v) : std::string("none");
-          };
-          return Error(at.opcode, StrCat("channel_id ", text(channel),
-                                         " does not match channel_id ", text(operand_channel),
-                                         " of operand ", module_->name(operand)));
-        }
+    case Opcode::kRecvDone: case Opcode::kSendDone:
+      if (!s.virtual_operands && !CheckChannelDone(s, at)) return false;
+      break;
+    case Opcode::kInfeed:
+      if (known && (!result.IsTuple() || result.tuple_shapes.empty())) {
+        return Error(at.shape, "infeed must have a non-empty tuple shape");
       }
       break;
-    }
+    case Opcode::kCustomCall:
+      if (!CheckCustomCall(s)) return false;
+      break;
+    case Opcode::kScan:
+      return CheckScan(s, at);
+    case Opcode::kSend:
+      // CreateSend builds (data, u32[], token[]) with ShapeUtil::MakeTupleShape,
+      // which validates the data shape as a tuple element (and CHECK-fails).
+      if (!s.operand_shapes.empty() && !s.virtual_operands &&
+          !ValidateElementShape(*s.operand_shapes[0], FirstOperandOffset(s, at))) {
+        return false;
+      }
+      break;
+    case Opcode::kMap:
+      // XLA dereferences the absent dimensions to infer the shape.
+      if (!s.shape_written && s.dimensions_size < 0) {
+        return Error(at.opcode, "map without a result shape needs 'dimensions'");
+      }
+      break;
+    default:
+      break;
+  }
+  return true;
+}
+
+// The operand counts XLA checks for opcodes whose count depends on the
+// operands or attributes.
+bool ModuleParser::CheckOperandCount(Opcode op, const Shape& result, const InstrScratch& s,
+                                     const InstrOffsets& at) {
+  const size_t count = s.operand_shapes.size();
+  auto count_error = [&](std::string message) { return Error(at.operands, std::move(message)); };
+  switch (op) {
     case Opcode::kReduceWindow:
       if (count == 0) return count_error("reduce-window expects at least one input and init operand");
       [[fallthrough]];
@@ -225,36 +253,8 @@ bool ModuleParser::CheckInstruction(Opcode op, ShapeId shape_id, InstrScratch& s
     case Opcode::kDynamicReshape:
       if (count == 0) return count_error("DynamicReshape requires at least one operand.");
       break;
-    case Opcode::kDynamicSlice: {
-      if (count == 0) return count_error("Expected at least one operand.");
-      const Shape& operand = *shapes[0];
-      if (operand.element_type != PrimitiveType::kInvalid &&
-          !(count == 2 && shapes[1]->rank() == 1) &&
-          static_cast<int>(count) != 1 + operand.rank()) {
-        return count_error(StrCat("Wrong number of operands: dynamic-slice of a rank-",
-                                  operand.rank(), " operand takes ", 1 + operand.rank(),
-                                  " operands (or 2 with a vector of start indices), but has ",
-                                  count));
-      }
-      break;
-    }
-    case Opcode::kDynamicUpdateSlice: {
-      if (count < 2) return count_error("Expected at least two operands.");
-      const Shape& operand = *shapes[0];
-      if (operand.element_type != PrimitiveType::kInvalid &&
-          !(count == 3 && shapes[2]->rank() == 1) &&
-          static_cast<int>(count) != 2 + operand.rank()) {
-        return count_error(StrCat("Wrong number of operands: dynamic-update-slice of a rank-",
-                                  operand.rank(), " operand takes ", 2 + operand.rank(),
-                                  " operands (or 3 with a vector of start indices), but has ",
-                                  count));
-      }
-      break;
-    }
-    case Opcode::kInfeed:
-      if (known && (!result.IsTuple() || result.tuple_shapes.empty())) {
-        return Error(at.shape, "infeed must have a non-empty tuple shape");
-      }
+    case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
+      if (!CheckDynamicSliceOperandCount(op, s, at)) return false;
       break;
     case Opcode::kTuple:
       if (s.shape_written) {
@@ -291,58 +291,82 @@ bool ModuleParser::CheckInstruction(Opcode op, ShapeId shape_id, InstrScratch& s
       }
       break;
     }
-    case Opcode::kCustomCall:
-      if (s.has_layout_constraints) {
-        if (count != s.layout_constraints.size()) {
-          return Error(s.layout_constraints_offset,
-                       StrCat("Expected ", count, " operand layout constraints, ",
-                              s.layout_constraints.size(), " given"));
-        }
-        for (size_t i = 0; i < count; ++i) {
-          const Shape& constraint = shape(s.layout_constraints[i]);
-          const Shape& operand = *shapes[i];
-          if (operand.element_type != PrimitiveType::kInvalid && !Compatible(constraint, operand)) {
-            return Error(s.layout_constraints_offset,
-                         StrCat("Operand layout constraint shape ",
-                                ShapeToStringWithDefaultLayout(constraint), " for operand ", i,
-                                " is not compatible with operand shape ",
-                                ShapeToStringWithDefaultLayout(operand)));
-          }
-        }
-      }
-      // XLA keeps only one set of called computations: none with layout
-      // constraints, else to_apply when given, else called_computations.
-      if (s.has_layout_constraints) {
-        s.called.clear();
-      } else if (s.has_to_apply && s.has_called_computations) {
-        s.called.resize(1);
-      }
-      break;
-    case Opcode::kScan:
-      return CheckScan(s, at);
-    case Opcode::kSend:
-      // CreateSend builds (data, u32[], token[]) with ShapeUtil::MakeTupleShape,
-      // which validates the data shape as a tuple element (and CHECK-fails).
-      if (!s.operand_shapes.empty() && !s.virtual_operands &&
-          !ValidateElementShape(*s.operand_shapes[0], FirstOperandOffset(s, at))) {
-        return false;
-      }
-      break;
-    case Opcode::kMap:
-      // XLA dereferences the absent dimensions to infer the shape.
-      if (!s.shape_written && s.dimensions_size < 0) {
-        return Error(at.opcode, "map without a result shape needs 'dimensions'");
-      }
-      break;
     default:
       break;
   }
   return true;
 }
 
+// The channel of a send-done or recv-done against its operand's.
+bool ModuleParser::CheckChannelDone(const InstrScratch& s, const InstrOffsets& at) {
+  const InstrId operand = s.operands[0];
+  if (names_.InstructionNotKnownYet(operand)) return NotKnownYet(at.opcode);
+  if (!IsChannelInstruction(module_->opcode(operand))) return true;
+  std::optional<int64_t> operand_channel = IntAttribute(operand, AttrName::kChannelId);
+  std::optional<int64_t> channel;
+  if (s.has_channel_id) channel = s.channel_id;
+  if (channel == operand_channel) return true;
+  // XLA rejects this without a message.
+  auto text = [](std::optional<int64_t> v) { return v ? StrCat(*v) : std::string("none"); };
+  return Error(at.opcode, StrCat("channel_id ", text(channel), " does not match channel_id ",
+                                 text(operand_channel), " of operand ", module_->name(operand)));
+}
+
+// A dynamic-slice takes the operand and one start index per dimension (or
+// a vector of them); a dynamic-update-slice the update too.
+bool ModuleParser::CheckDynamicSliceOperandCount(Opcode op, const InstrScratch& s,
+                                                 const InstrOffsets& at) {
+  const auto& shapes = s.operand_shapes;
+  const size_t count = shapes.size();
+  const bool update = op == Opcode::kDynamicUpdateSlice;
+  if (!update && count == 0) return Error(at.operands, "Expected at least one operand.");
+  if (update && count < 2) return Error(at.operands, "Expected at least two operands.");
+  const Shape& operand = *shapes[0];
+  const size_t leading = update ? 2 : 1;  // the operand (and update) before the indices
+  if (operand.element_type == PrimitiveType::kInvalid ||
+      (count == leading + 1 && shapes[leading]->rank() == 1) ||
+      static_cast<int>(count) == static_cast<int>(leading) + operand.rank()) {
+    return true;
+  }
+  return Error(at.operands,
+               StrCat("Wrong number of operands: ", update ? "dynamic-update-slice" : "dynamic-slice",
+                      " of a rank-", operand.rank(), " operand takes ",
+                      static_cast<int>(leading) + operand.rank(), " operands (or ", leading + 1,
+                      " with a vector of start indices), but has ", count));
+}
+
+// Operand layout constraints; then the one set of called computations XLA
+// keeps: none with layout constraints, else to_apply when given, else
+// called_computations.
+bool ModuleParser::CheckCustomCall(InstrScratch& s) {
+  const size_t count = s.operand_shapes.size();
+  if (s.has_layout_constraints) {
+    if (count != s.layout_constraints.size()) {
+      return Error(s.layout_constraints_offset,
+                   StrCat("Expected ", count, " operand layout constraints, ",
+                          s.layout_constraints.size(), " given"));
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const Shape& constraint = shape(s.layout_constraints[i]);
+      const Shape& operand = *s.operand_shapes[i];
+      if (operand.element_type != PrimitiveType::kInvalid && !Compatible(constraint, operand)) {
+        return Error(s.layout_constraints_offset,
+                     StrCat("Operand layout constraint shape ",
+                            ShapeToStringWithDefaultLayout(constraint), " for operand ", i,
+                            " is not compatible with operand shape ",
+                            ShapeToStringWithDefaultLayout(operand)));
+      }
+    }
+    s.called.clear();
+  } else if (s.has_to_apply && s.has_called_computations) {
+    s.called.resize(1);
+  }
+  return true;
+}
+
 bool ModuleParser::CheckScan(InstrScratch& s, const InstrOffsets& at) {
   if (s.called.empty()) return true;
-  if (IsExternal(s.called[0])) return NeedsFirstHalf(at.opcode);
+  if (names_.ComputationNotKnownYet(s.called[0])) return NotKnownYet(at.opcode);
   const size_t count = s.operand_shapes.size();
   const Computation& body = builder_->computations()[s.called[0]];
   const size_t params = body.parameters().size();
@@ -439,24 +463,7 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
   auto known = [&](size_t i) {
     return i < ops.size() && operand(i).element_type != PrimitiveType::kInvalid;
   };
-  // Whether XLA's instruction has the shape hlolint has for it: written in
-  // the text (not inferred by hlolint, which infers less than XLA), and not
-  // one of the opcodes whose Create* builds its own shape from its operands
-  // (after-all, send, recv, send-done, recv-done; see CompatibleWithBuiltShape).
-  // Shape inference errors are raised only on such operands.
-  auto trusted_instr = [&](InstrId id) {
-    if (IsStub(id)) return false;
-    const Instruction& in = builder_->instructions()[id];
-    if (!(in.flags & Instruction::kShapeWritten)) return false;
-    switch (in.opcode) {
-      case Opcode::kAfterAll: case Opcode::kSend: case Opcode::kRecv: case Opcode::kSendDone:
-      case Opcode::kRecvDone:
-        return false;
-      default:
-        return true;
-    }
-  };
-  auto trusted = [&](size_t i) { return known(i) && trusted_instr(ops[i]); };
+  auto trusted = [&](size_t i) { return known(i) && HasTrustedShape(ops[i]); };
   auto with_type = [&](const Shape& base, PrimitiveType type) {
     Shape copy = base;
     copy.element_type = type;
@@ -511,63 +518,8 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
       if (s.int_value < 0 || s.int_value >= static_cast<int64_t>(elements.size())) return unknown();
       return elements[static_cast<size_t>(s.int_value)]->id;
     }
-    case Opcode::kWhile: {
-      if (!known(0)) return unknown();
-      if (s.slot_condition == kNoId || s.slot_body == kNoId) return operand(0).id;
-      if (IsExternal(s.slot_condition) || IsExternal(s.slot_body)) {
-        NeedsFirstHalf(0);
-        return unknown();
-      }
-      // ShapeInference::InferWhileShape on the computations' program shapes.
-      const Computation& condition = builder_->computations()[s.slot_condition];
-      const Computation& body = builder_->computations()[s.slot_body];
-      if (condition.parameters().size() != 1) {
-        *error = StrCat("Condition must take 1 arguments; got ", condition.parameters().size(), ".");
-        return unknown();
-      }
-      if (body.parameters().size() != 1) {
-        *error = StrCat("Body must take 1 arguments; got ", body.parameters().size(), ".");
-        return unknown();
-      }
-      const InstrId condition_param = condition.parameters()[0];
-      const InstrId body_param = body.parameters()[0];
-      if (condition_param == kNoId || body_param == kNoId || condition.root == kNoId ||
-          body.root == kNoId) {
-        return operand(0).id;
-      }
-      auto shape_of = [&](InstrId id) -> const Shape& {
-        return shape(builder_->instructions()[id].shape);
-      };
-      if (!trusted(0)) return operand(0).id;
-      for (InstrId id : {condition_param, body_param, condition.root, body.root}) {
-        if (shape_of(id).element_type == PrimitiveType::kInvalid || !trusted_instr(id)) {
-          return operand(0).id;
-        }
-      }
-      auto program = [&](const Computation& c, InstrId param) {
-        return StrCat("(", module_->name(param), ": ", ShapeToString(shape_of(param), false),
-                      ") -> ", ShapeToString(shape_of(c.root), false));
-      };
-      auto shapes = [&] {
-        return StrCat("Condition: ", program(condition, condition_param),
-                      "; body: ", program(body, body_param),
-                      "; init: ", ShapeToString(operand(0), false), ".");
-      };
-      const Shape& condition_result = shape_of(condition.root);
-      if (!(condition_result.IsArray() && condition_result.rank() == 0 &&
-            condition_result.element_type == PrimitiveType::kPred)) {
-        *error = StrCat("Condition must return a boolean; got ", shapes(), ".");
-        return unknown();
-      }
-      const Shape& body_result = shape_of(body.root);
-      if (!Compatible(body_result, shape_of(condition_param)) ||
-          !Compatible(body_result, shape_of(body_param)) || !Compatible(body_result, operand(0))) {
-        *error = StrCat("The parameter of condition and body, the result of the body, and init "
-                        "must all have the same shape; got ", shapes(), ".");
-        return unknown();
-      }
-      return operand(0).id;
-    }
+    case Opcode::kWhile:
+      return InferWhileShape(s, error);
     case Opcode::kAddDependency: case Opcode::kOptimizationBarrier:
     case Opcode::kReverse: case Opcode::kDomain:
       return known(0) ? operand(0).id : unknown();
@@ -580,8 +532,8 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
       return table.MakeArray(PrimitiveType::kU32, {});
     case Opcode::kCall:
       if (!s.called.empty()) {
-        if (IsExternal(s.called[0])) {
-          NeedsFirstHalf(0);
+        if (names_.ComputationNotKnownYet(s.called[0])) {
+          NotKnownYet(0);
           return unknown();
         }
         const Computation& callee = builder_->computations()[s.called[0]];
@@ -594,35 +546,134 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
       for (int64_t d : operand(0).dimensions) dims.push_back(d);
       return table.MakeArray(operand(0).element_type, dims);
     }
-    case Opcode::kTranspose: {
-      if (!known(0)) return unknown();
-      if (trusted(0) && operand(0).IsArray()) {
-        // ShapeInference::InferTransposeShape.
-        std::vector<bool> seen(s.dimensions.size(), false);
-        bool permutation = static_cast<int64_t>(s.dimensions.size()) == operand(0).rank();
-        for (int64_t d : s.dimensions) {
-          if (!permutation) break;
-          permutation = d >= 0 && d < static_cast<int64_t>(seen.size()) &&
-                        !seen[static_cast<size_t>(d)];
-          if (permutation) seen[static_cast<size_t>(d)] = true;
-        }
-        if (!permutation) {
-          *error = StrCat("Transpose dimensions [", StrJoin(s.dimensions, ","),
-                          "] are not a permutation of the operand dimensions (operand shape is ",
-                          ShapeToString(operand(0), false), ").");
-          return unknown();
-        }
-      }
-      std::vector<int64_t> dims;
-      for (int64_t d : s.dimensions) {
-        if (d < 0 || d >= operand(0).rank()) return unknown();
-        dims.push_back(operand(0).dimensions[static_cast<size_t>(d)]);
-      }
-      return table.MakeArray(operand(0).element_type, dims);
-    }
+    case Opcode::kTranspose:
+      return InferTransposeShape(s, error);
     default:
       return unknown();
   }
+}
+
+// Whether XLA's instruction has the shape hlolint has for it: written in
+// the text (not inferred by hlolint, which infers less than XLA), and not
+// one of the opcodes whose Create* builds its own shape from its operands
+// (after-all, send, recv, send-done, recv-done; see CompatibleWithBuiltShape).
+// Shape inference errors are raised only on such operands.
+bool ModuleParser::HasTrustedShape(InstrId id) const {
+  if (names_.InstructionNotKnownYet(id)) return false;
+  const Instruction& in = builder_->instructions()[id];
+  if (!(in.flags & Instruction::kShapeWritten)) return false;
+  switch (in.opcode) {
+    case Opcode::kAfterAll: case Opcode::kSend: case Opcode::kRecv: case Opcode::kSendDone:
+    case Opcode::kRecvDone:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// ShapeInference::InferWhileShape on the computations' program shapes.
+ShapeId ModuleParser::InferWhileShape(const InstrScratch& s, std::string* error) {
+  ShapeTable& table = builder_->shapes();
+  const Shape unknown_probe;
+  auto unknown = [&]() { return table.Intern(unknown_probe); };
+  const auto& ops = s.operands;
+  auto operand = [&](size_t i) -> const Shape& { return module_->shape(ops[i]); };
+  auto known = [&](size_t i) {
+    return i < ops.size() && operand(i).element_type != PrimitiveType::kInvalid;
+  };
+  auto trusted = [&](size_t i) { return known(i) && HasTrustedShape(ops[i]); };
+  if (!known(0)) return unknown();
+  if (s.slot_condition == kNoId || s.slot_body == kNoId) return operand(0).id;
+  if (names_.ComputationNotKnownYet(s.slot_condition) ||
+      names_.ComputationNotKnownYet(s.slot_body)) {
+    NotKnownYet(0);
+    return unknown();
+  }
+  // ShapeInference::InferWhileShape on the computations' program shapes.
+  const Computation& condition = builder_->computations()[s.slot_condition];
+  const Computation& body = builder_->computations()[s.slot_body];
+  if (condition.parameters().size() != 1) {
+    *error = StrCat("Condition must take 1 arguments; got ", condition.parameters().size(), ".");
+    return unknown();
+  }
+  if (body.parameters().size() != 1) {
+    *error = StrCat("Body must take 1 arguments; got ", body.parameters().size(), ".");
+    return unknown();
+  }
+  const InstrId condition_param = condition.parameters()[0];
+  const InstrId body_param = body.parameters()[0];
+  if (condition_param == kNoId || body_param == kNoId || condition.root == kNoId ||
+      body.root == kNoId) {
+    return operand(0).id;
+  }
+  auto shape_of = [&](InstrId id) -> const Shape& {
+    return shape(builder_->instructions()[id].shape);
+  };
+  if (!trusted(0)) return operand(0).id;
+  for (InstrId id : {condition_param, body_param, condition.root, body.root}) {
+    if (shape_of(id).element_type == PrimitiveType::kInvalid || !HasTrustedShape(id)) {
+      return operand(0).id;
+    }
+  }
+  auto program = [&](const Computation& c, InstrId param) {
+    return StrCat("(", module_->name(param), ": ", ShapeToString(shape_of(param), false),
+                  ") -> ", ShapeToString(shape_of(c.root), false));
+  };
+  auto shapes = [&] {
+    return StrCat("Condition: ", program(condition, condition_param),
+                  "; body: ", program(body, body_param),
+                  "; init: ", ShapeToString(operand(0), false), ".");
+  };
+  const Shape& condition_result = shape_of(condition.root);
+  if (!(condition_result.IsArray() && condition_result.rank() == 0 &&
+        condition_result.element_type == PrimitiveType::kPred)) {
+    *error = StrCat("Condition must return a boolean; got ", shapes(), ".");
+    return unknown();
+  }
+  const Shape& body_result = shape_of(body.root);
+  if (!Compatible(body_result, shape_of(condition_param)) ||
+      !Compatible(body_result, shape_of(body_param)) || !Compatible(body_result, operand(0))) {
+    *error = StrCat("The parameter of condition and body, the result of the body, and init "
+                    "must all have the same shape; got ", shapes(), ".");
+    return unknown();
+  }
+  return operand(0).id;
+}
+
+ShapeId ModuleParser::InferTransposeShape(const InstrScratch& s, std::string* error) {
+  ShapeTable& table = builder_->shapes();
+  const Shape unknown_probe;
+  auto unknown = [&]() { return table.Intern(unknown_probe); };
+  const auto& ops = s.operands;
+  auto operand = [&](size_t i) -> const Shape& { return module_->shape(ops[i]); };
+  auto known = [&](size_t i) {
+    return i < ops.size() && operand(i).element_type != PrimitiveType::kInvalid;
+  };
+  auto trusted = [&](size_t i) { return known(i) && HasTrustedShape(ops[i]); };
+  if (!known(0)) return unknown();
+  if (trusted(0) && operand(0).IsArray()) {
+    // ShapeInference::InferTransposeShape.
+    std::vector<bool> seen(s.dimensions.size(), false);
+    bool permutation = static_cast<int64_t>(s.dimensions.size()) == operand(0).rank();
+    for (int64_t d : s.dimensions) {
+      if (!permutation) break;
+      permutation = d >= 0 && d < static_cast<int64_t>(seen.size()) &&
+                    !seen[static_cast<size_t>(d)];
+      if (permutation) seen[static_cast<size_t>(d)] = true;
+    }
+    if (!permutation) {
+      *error = StrCat("Transpose dimensions [", StrJoin(s.dimensions, ","),
+                      "] are not a permutation of the operand dimensions (operand shape is ",
+                      ShapeToString(operand(0), false), ").");
+      return unknown();
+    }
+  }
+  std::vector<int64_t> dims;
+  for (int64_t d : s.dimensions) {
+    if (d < 0 || d >= operand(0).rank()) return unknown();
+    dims.push_back(operand(0).dimensions[static_cast<size_t>(d)]);
+  }
+  return table.MakeArray(operand(0).element_type, dims);
 }
 
 std::optional<int64_t> ModuleParser::IntAttribute(InstrId id, AttrName name) {
@@ -639,6 +690,15 @@ std::string_view ModuleParser::StringAttribute(InstrId id, AttrName name) {
   Lexer lexer(file_.data(), file_.size(), attribute->value_offset);
   if (lexer.Lex() != TokKind::kString) return {};
   return lexer.tok().text;
+}
+
+}  // namespace hlolint
+
+namespace hlolint {
+
+bool ModuleParser::NotKnownYet(uint32_t offset) {
+  names_.GiveUp();
+  return Error(offset, "needs a computation of the module's first half");
 }
 
 }  // namespace hlolint

@@ -292,8 +292,8 @@ bool ModuleParser::FinishModule(ParsedModule* out) {
   // (2026-08-07) alike, as it does on any other top-level array shape.
   // Each async computation has exactly one async-start caller. Found in
   // the dense opcode array (a byte per instruction, filled by FinishUsers
-  // with the last instructions' user lists), not by streaming every 24-byte
-  // record (130 MB in a 1 GB dump).
+  // with the last instructions' user lists), not by streaming every
+  // instruction's record.
   builder_->FinishUsers();
   absl::flat_hash_map<CompId, InstrId> async_callers;
   const auto& instrs = builder_->instructions();

@@ -29,9 +29,8 @@ inline uint32_t NameHashOf(std::string_view name) {
 // text before it, and comparing against their definitions would map that
 // text back in while the parser releases it (SourceFile::ReleasePages).
 // Its index is a ScopeNameTable, 8 bytes a slot (the entry's position and
-// 32 hash bits; the name is compared in the entry list), not the 24 of a
-// slot that also held the name's address and size: the parse of a module of
-// 700,000 computations faults in 24 MB less fresh memory.
+// 32 hash bits; the name is compared in the entry list): small slots fault
+// in less fresh memory for a module of many computations.
 class CopyingNameTable {
   // Whether the entry with table id `id` is named `name`.
   struct NamedAs {
@@ -200,7 +199,7 @@ class NameFilter {
 
 // The computations a fragment of a module calls but does not define, one
 // entry per name in the order first met, each standing for an id the merge
-// resolves (ModuleParser::LookupComputation). Not a CopyingNameTable: an
+// resolves (NameResolver::FindComputation). Not a CopyingNameTable: an
 // entry computation calls a different computation on nearly every line,
 // and looking each new name up in a table of 100,000s would be a cache miss
 // per call. A small direct-mapped cache finds the names called again and

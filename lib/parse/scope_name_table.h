@@ -6,8 +6,8 @@
 // computation (a scheduled entry of millions of instructions) makes its
 // table one of the biggest blocks the parse touches, and on machines where
 // fresh memory is dear (virtual machines whose host takes freed pages back)
-// 24-byte slots that also held each name's address and size cost more in
-// page zeroing than in lookups. Its slots, from 16 MB on, are in huge pages
+// small slots save more page zeroing than a name's address in the slot
+// would save in lookups. Its slots, from 16 MB on, are in huge pages
 // (RandomAccessAllocator): probes at random into a table of 4 KB pages also
 // miss the TLB. CopyingNameTable indexes its entries with one too.
 //
@@ -129,8 +129,8 @@ class ScopeNameTable {
 
   // Inserts `id` under `hash` or, in a table too large for the cache,
   // queues the insert: the slot, prefetched when the name was read, is then
-  // written kQueued inserts later, when it has arrived (waiting for it at
-  // once cost the parse of a 1 GB file ~100 ms). Lookups see queued names.
+  // written kQueued inserts later, when it has arrived, rather than waited
+  // for. Lookups see queued names.
   // Returns the clash of the insert made now (this one, or the oldest
   // queued one, which this one pushes out); `same_name(a, b)` tells whether
   // ids a and b have the same name. A parser that queues calls FlushQueue

@@ -123,6 +123,73 @@ bool ValueParser::ParseTileAssignment(std::vector<int64_t>* dims, std::vector<in
   return true;
 }
 
+// `{maximal, manual, ...}` after `last_tile_dims=`: the sharding types of
+// the last tile dimensions.
+bool ValueParser::ParseLastTileDims(Sharding* out) {
+  if (!ParseToken(TokKind::kLbrace, "expected '{' to start sharding type list")) return false;
+  if (out != nullptr) out->last_tile_dims.clear();
+  if (kind() != TokKind::kRbrace) {
+    do {
+      switch (kind()) {
+        case TokKind::kw_maximal: case TokKind::kw_replicated:
+        case TokKind::kw_manual: case TokKind::kw_unreduced:
+          if (out != nullptr) out->last_tile_dims.emplace_back(lexer_.TokenText());
+          Lex();
+          break;
+        default:
+          return TokenError("expects a sharding type (maximal, replicated, manual or "
+                            "unreduced)");
+      }
+    } while (EatIfPresent(TokKind::kComma));
+  }
+  return ParseToken(TokKind::kRbrace, "expected '}' to end sharding type list");
+}
+
+// A tiled sharding's tile assignment (sharding_tile_dims_, and the iota
+// dimensions or the devices) against its devices, and its subgroup types
+// spelled once (`both_subgroup_forms`: last_tile_dim_replicate and
+// last_tile_dims, the latter at last_tile_dims_offset).
+bool ValueParser::CheckTileAssignment(uint32_t offset, uint32_t devices_offset,
+                                      bool both_subgroup_forms, uint32_t last_tile_dims_offset) {
+  const std::vector<int64_t>& devices = sharding_devices_;
+  const std::vector<int64_t>& tile_dims = sharding_tile_dims_;
+  const std::vector<int64_t>& iota_reshape = sharding_iota_reshape_;
+  const std::vector<int64_t>& iota_perm = sharding_iota_perm_;
+  if (tile_dims.empty()) {
+    return Error(offset,
+                 "non-maximal shardings must have a tile assignment list including dimensions");
+  }
+  if (iota_perm.size() != iota_reshape.size()) {
+    return Error(devices_offset, StrCat("iota_transpose_perm should have the same rank as "
+                                        "iota_reshape_dims : expected ",
+                                        iota_reshape.size(), ", saw ", iota_perm.size(), "."));
+  }
+  if (both_subgroup_forms) {
+    // XLA CHECK-fails: both spell the subgroup types.
+    return Error(last_tile_dims_offset,
+                 "last_tile_dim_replicate and last_tile_dims cannot both be given");
+  }
+  const int64_t tiles = Product(tile_dims);
+  if (!iota_reshape.empty()) {
+    if (tiles != Product(iota_reshape)) {
+      return Error(devices_offset, StrCat("iota tile assignment size ", Product(iota_reshape),
+                                          " does not match the tile assignment dimensions "
+                                          "product ",
+                                          tiles));
+    }
+  } else {
+    if (devices.size() <= 1) {
+      return Error(devices_offset,
+                   "non-maximal shardings must have more than one device assigned");
+    }
+    if (tiles != static_cast<int64_t>(devices.size())) {
+      return Error(devices_offset, StrCat("sharding device count ", devices.size(),
+                                          " does not match the tile assignment size ", tiles));
+    }
+  }
+  return true;
+}
+
 bool ValueParser::ParseSingleSharding(bool lbrace_pre_lexed, Sharding* out) {
   if (!lbrace_pre_lexed &&
       !ParseToken(TokKind::kLbrace, "expected '{' to start sharding attribute")) {
@@ -184,27 +251,7 @@ bool ValueParser::ParseSingleSharding(bool lbrace_pre_lexed, Sharding* out) {
           last_tile_dims = true;
           last_tile_dims_offset = lexer_.offset();
           Lex();
-          if (!ParseToken(TokKind::kLbrace, "expected '{' to start sharding type list")) {
-            return false;
-          }
-          if (out != nullptr) out->last_tile_dims.clear();
-          if (kind() != TokKind::kRbrace) {
-            do {
-              switch (kind()) {
-                case TokKind::kw_maximal: case TokKind::kw_replicated:
-                case TokKind::kw_manual: case TokKind::kw_unreduced:
-                  if (out != nullptr) out->last_tile_dims.emplace_back(lexer_.TokenText());
-                  Lex();
-                  break;
-                default:
-                  return TokenError("expects a sharding type (maximal, replicated, manual or "
-                                    "unreduced)");
-              }
-            } while (EatIfPresent(TokKind::kComma));
-          }
-          if (!ParseToken(TokKind::kRbrace, "expected '}' to end sharding type list")) {
-            return false;
-          }
+          if (!ParseLastTileDims(out)) return false;
         } else {
           return TokenError(
               "unknown attribute in sharding: expected device=, devices= metadata= or "
@@ -218,70 +265,22 @@ bool ValueParser::ParseSingleSharding(bool lbrace_pre_lexed, Sharding* out) {
         return TokenError("unexpected token");
     }
   }
-  auto no_devices = [&](std::string_view what) {
-    if (!devices.empty()) {
-      return Error(devices_offset, StrCat(what, " shardings should not have any devices assigned"));
-    }
-    return true;
-  };
-  if (replicated) {
-    if (!no_devices("replicated")) return false;
-  } else if (maximal) {
-    if (devices.size() != 1) {
-      return Error(devices.empty() ? offset : devices_offset,
-                   "maximal shardings should have exactly one device assigned");
-    }
-  } else if (manual) {
-    if (!no_devices("manual")) return false;
-  } else if (unknown) {
-    if (!no_devices("unknown")) return false;
-  } else if (unreduced) {
-    if (!no_devices("unreduced")) return false;
-  } else {
-    if (tile_dims.empty()) {
-      return Error(offset,
-                   "non-maximal shardings must have a tile assignment list including dimensions");
-    }
-    if (iota_perm.size() != iota_reshape.size()) {
-      return Error(devices_offset, StrCat("iota_transpose_perm should have the same rank as "
-                                          "iota_reshape_dims : expected ",
-                                          iota_reshape.size(), ", saw ", iota_perm.size(), "."));
-    }
-    if (last_tile_dim_replicate && last_tile_dims) {
-      // XLA CHECK-fails: both spell the subgroup types.
-      return Error(last_tile_dims_offset,
-                   "last_tile_dim_replicate and last_tile_dims cannot both be given");
-    }
-    const int64_t tiles = Product(tile_dims);
-    if (!iota_reshape.empty()) {
-      if (tiles != Product(iota_reshape)) {
-        return Error(devices_offset, StrCat("iota tile assignment size ", Product(iota_reshape),
-                                            " does not match the tile assignment dimensions "
-                                            "product ",
-                                            tiles));
-      }
-    } else {
-      if (devices.size() <= 1) {
-        return Error(devices_offset,
-                     "non-maximal shardings must have more than one device assigned");
-      }
-      if (tiles != static_cast<int64_t>(devices.size())) {
-        return Error(devices_offset, StrCat("sharding device count ", devices.size(),
-                                            " does not match the tile assignment size ", tiles));
-      }
-    }
+  using Kind = Sharding::Kind;
+  const Kind kind = replicated ? Kind::kReplicated
+                    : maximal  ? Kind::kMaximal
+                    : manual   ? Kind::kManual
+                    : unknown  ? Kind::kUnknown
+                    : unreduced ? Kind::kUnreduced
+                                : Kind::kTiled;
+  if (!CheckShardingDevices(kind, offset, devices_offset, last_tile_dim_replicate && last_tile_dims,
+                            last_tile_dims_offset)) {
+    return false;
   }
   Lex();  // '}'
   if (out != nullptr) {
-    using Kind = Sharding::Kind;
-    out->kind = replicated ? Kind::kReplicated
-                : maximal  ? Kind::kMaximal
-                : manual   ? Kind::kManual
-                : unknown  ? Kind::kUnknown
-                : unreduced ? Kind::kUnreduced
-                            : Kind::kTiled;
-    out->device = out->kind == Kind::kMaximal ? devices[0] : -1;
-    if (out->kind == Kind::kTiled) {
+    out->kind = kind;
+    out->device = kind == Kind::kMaximal ? devices[0] : -1;
+    if (kind == Kind::kTiled) {
       out->tile_dims = tile_dims;
       out->devices = devices;
       out->iota_reshape = iota_reshape;
@@ -293,6 +292,29 @@ bool ValueParser::ParseSingleSharding(bool lbrace_pre_lexed, Sharding* out) {
     out->metadata_count = metadata_count;
   }
   return true;
+}
+
+// The devices a sharding of `kind` names: one for a maximal sharding, a
+// tile assignment for a tiled one, none for the others.
+bool ValueParser::CheckShardingDevices(Sharding::Kind kind, uint32_t offset,
+                                       uint32_t devices_offset, bool both_subgroup_forms,
+                                       uint32_t last_tile_dims_offset) {
+  using Kind = Sharding::Kind;
+  const std::vector<int64_t>& devices = sharding_devices_;
+  if (kind == Kind::kTiled) {
+    return CheckTileAssignment(offset, devices_offset, both_subgroup_forms, last_tile_dims_offset);
+  }
+  if (kind == Kind::kMaximal) {
+    if (devices.size() == 1) return true;
+    return Error(devices.empty() ? offset : devices_offset,
+                 "maximal shardings should have exactly one device assigned");
+  }
+  if (devices.empty()) return true;
+  const std::string_view what = kind == Kind::kReplicated ? "replicated"
+                                : kind == Kind::kManual   ? "manual"
+                                : kind == Kind::kUnknown  ? "unknown"
+                                                          : "unreduced";
+  return Error(devices_offset, StrCat(what, " shardings should not have any devices assigned"));
 }
 
 bool ValueParser::ParseMesh(MeshAxes* mesh, MeshAxisNames names, bool named_sharding) {

@@ -229,7 +229,21 @@ class ValueParser {
   bool ParseDimensionSizes(Shape* shape);
   bool ParseTiles(Layout* layout);
   bool ParseLayoutIntAttribute(int64_t* out, std::string_view what);
+  // What follows the ':' of a layout.
+  void ParseLayoutAttributes(Layout* layout);
+  bool ParseDimLevelTypes(Layout* layout);
+  void ParseUnsignedLayoutType(PrimitiveType* out, std::string_view what);
+  bool ParseSplitConfigs(Layout* layout);
+  bool ParsePhysicalShape(Layout* layout);
+  bool AtIdentifier(std::string_view text) const {
+    return kind() == TokKind::kIdent && tok().text == text;
+  }
   bool ParseSingleSharding(bool lbrace_pre_lexed, Sharding* out);
+  bool ParseLastTileDims(Sharding* out);
+  bool CheckShardingDevices(Sharding::Kind kind, uint32_t offset, uint32_t devices_offset,
+                            bool both_subgroup_forms, uint32_t last_tile_dims_offset);
+  bool CheckTileAssignment(uint32_t offset, uint32_t devices_offset, bool both_subgroup_forms,
+                           uint32_t last_tile_dims_offset);
   // A device mesh `mesh['a'=2,'b'=4]` (optionally `, device_ids=(...)`) or
   // `maximal_mesh[device_id=N]`.
   struct MeshAxes {
