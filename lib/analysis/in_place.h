@@ -67,7 +67,7 @@ struct PackedPair {
 // The pair table of every instruction, computed for each on first ask:
 // rules ask about few of a large module's million candidates (the unused
 // ones, the roots of fused computations), and computing every one up front
-// took a cache miss or more each (~80 ns at 1 GB). Rules on several threads
+// would take a cache miss or more per candidate. Rules on several threads
 // may ask at once (see Analyses): a table computed is read without a lock,
 // one is computed under mutex_, and its pairs never move.
 class InPlacePairs {
@@ -131,9 +131,8 @@ class InPlacePairs {
   // passes over all of them: a fusion that declares no aliasing and whose
   // fused root cannot start XLA's walk has no pairs. Its callee, that
   // computation's root and the root's opcode are each a cache miss in a
-  // large module, which fusion after fusion waited on (~90 ns each, 20 ms
-  // for 240,000 unused fusions at 1 GB of HLO); pass by pass, the misses
-  // of many fusions overlap.
+  // large module, which fusion after fusion would wait on; pass by pass,
+  // the misses of many fusions overlap.
   bool AnyInPlace(std::span<const InstrId> ids) const;
   // The pair of `id` whose output index is `output_index`, if any.
   std::optional<InPlacePair> PairForOutput(InstrId id, const ShapeIndex& output_index) const;
@@ -187,8 +186,8 @@ class InPlacePairs {
   const XlaProfile xla_;
   const bool reshape_is_no_op_;  // IsNoOpForAliasAnalysis
   // Per candidate (an instruction whose opcode may be in place), at its
-  // position in candidate_slots_: a state, and the range once kDone. Per
-  // instruction instead, they took 17 bytes each, fresh memory at 1 GB.
+  // position in candidate_slots_: a state, and the range once kDone. Kept per
+  // candidate, not per instruction: most instructions are never candidates.
   SparseIdIndex candidate_slots_;
   std::unique_ptr<std::atomic<uint8_t>[]> state_;
   std::unique_ptr<Range[]> range_of_;
@@ -228,10 +227,9 @@ struct ExtendedFusionPair {
 // Only the fusions with a pair XLA misses behind a blocker (few, usually
 // none, and only among fusions whose computation has a reshape, transpose
 // or copy, the only ones walked up front) keep their pairs; any other
-// fusion's are walked again when asked for. Kept for every
-// fusion, they took 96 bytes and a heap block each (25 MB of fresh memory
-// at 1 GB of HLO) for the one rule that reads them, which asks for other
-// fusions' pairs only next to a missed one.
+// fusion's are walked again when asked for. Keeping every
+// fusion's would cost a heap block per fusion for the one rule that reads
+// them, which asks for other fusions' pairs only next to a missed one.
 class ExtendedFusionPairs {
  public:
   ExtendedFusionPairs(const Module& module, Analyses& analyses);
