@@ -6,8 +6,8 @@
 // instructions in id order, which is text order, it can release them again
 // behind it and keep the file from becoming resident all at once. A reader
 // says which instruction it is at; when and how much text leaves memory is
-// decided by TextReleaser, and the suppression markers in that text are
-// searched before it leaves (SourceFile::SuppressionMarkers).
+// decided by TextReleaser, and the directive markers in that text are
+// searched before it leaves (SourceFile::DirectiveMarkers).
 #pragma once
 
 #include "ir/module.h"

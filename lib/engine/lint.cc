@@ -223,7 +223,9 @@ void RunRules(const Module& module, const LintOptions& options, std::vector<Diag
   }
 }
 
-FileResult LintSource(const SourceFile& file, const LintOptions& options) {
+FileResult LintSource(SourceFile& file, const LintOptions& options) {
+  // Before the parse, so the markers are found while the text is read.
+  WatchForSuppressions(file);
   FileResult result;
   result.path = file.path();
   result.bytes = file.size();

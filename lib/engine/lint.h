@@ -99,8 +99,9 @@ void RunRules(const Module& module, const LintOptions& options, std::vector<Diag
 
 // Parses and lints one file: rules, engine-level diagnostics (parse-error,
 // unsupported-format, unused-suppression), inline suppressions, severity
-// overrides, positions and fingerprints.
-FileResult LintSource(const SourceFile& file, const LintOptions& options);
+// overrides, positions and fingerprints. The file is made to watch for the
+// suppression markers (WatchForSuppressions) before it is parsed.
+FileResult LintSource(SourceFile& file, const LintOptions& options);
 // Opens `path` read-only and lints it; I/O failures are reported in the result.
 // A `buffer` (one per thread) is reused for small files (SourceFile::Open).
 FileResult LintFile(const std::string& path, const std::string& display_path,

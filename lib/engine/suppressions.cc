@@ -7,8 +7,6 @@
 namespace hlolint {
 namespace {
 
-constexpr std::string_view kMarker = SourceFile::kSuppressionMarker;
-
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 bool IsRuleIdChar(char c) {
@@ -91,10 +89,13 @@ void ParseDirective(std::string_view text, size_t pos, size_t line_end, Suppress
 
 }  // namespace
 
-std::vector<Suppression> FindSuppressions(const SourceFile& file) {
+void WatchForSuppressions(SourceFile& file) { file.SetDirectiveMarker(kSuppressionMarker); }
+
+std::vector<Suppression> FindSuppressions(SourceFile& file) {
+  WatchForSuppressions(file);
   std::vector<Suppression> found;
   const std::string_view text = file.text();
-  for (const uint32_t at : file.SuppressionMarkers()) {
+  for (const uint32_t at : file.DirectiveMarkers()) {
     const size_t line_start = LineStart(text, at);
     // The marker must directly follow `//` (spaces allowed in between).
     size_t before = at;
@@ -108,7 +109,7 @@ std::vector<Suppression> FindSuppressions(const SourceFile& file) {
     Suppression s;
     s.span = {static_cast<uint32_t>(slash), static_cast<uint32_t>(line_end)};
     s.comment_line = file.Locate(static_cast<uint32_t>(slash)).line;
-    ParseDirective(text, at + kMarker.size(), line_end, &s);
+    ParseDirective(text, at + kSuppressionMarker.size(), line_end, &s);
     const bool standalone = Trim(text.substr(line_start, slash - line_start)).empty();
     s.target_line = standalone ? 0 : s.comment_line;
     found.push_back(std::move(s));

@@ -37,9 +37,20 @@ struct Suppression {
   std::string error;           // non-empty for a malformed directive
 };
 
+// The text that starts a suppression directive in a comment.
+inline constexpr std::string_view kSuppressionMarker = "hlolint:";
+
+// Makes the file find the suppression markers (its directive marker,
+// SourceFile::SetDirectiveMarker) while it is read. Call it before the file
+// is parsed: the parser's lexer then notes the markers in the comments it
+// skips, and text released behind the parser is searched while resident.
+void WatchForSuppressions(SourceFile& file);
+
 // Every `// hlolint:` directive in the file, in text order. Linear in the
-// file size; files without the marker are skipped at memchr speed.
-std::vector<Suppression> FindSuppressions(const SourceFile& file);
+// file size; files without the marker are skipped at memchr speed. Watches
+// for suppressions itself when nobody did (the file is then searched from
+// the front).
+std::vector<Suppression> FindSuppressions(SourceFile& file);
 
 // Removes the diagnostics (positions already resolved) that a suppression
 // silences and marks those suppressions used. Returns how many were removed.

@@ -175,10 +175,9 @@ TokKind Lexer::Error(LexError error) {
 }
 
 void Lexer::NoteMarkers(const char* begin, const char* end) {
-  constexpr std::string_view kMarker = SourceFile::kSuppressionMarker;
   const std::string_view comment(begin, static_cast<size_t>(end - begin));
-  for (size_t at = comment.find(kMarker); at != std::string_view::npos;
-       at = comment.find(kMarker, at + 1)) {
+  for (size_t at = comment.find(marker_); at != std::string_view::npos;
+       at = comment.find(marker_, at + 1)) {
     // A comment lexed again (after a Reset back) is noted once.
     const auto offset = static_cast<uint32_t>(begin - buf_ + static_cast<ptrdiff_t>(at));
     if (markers_->empty() || offset > markers_->back()) markers_->push_back(offset);

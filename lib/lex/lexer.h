@@ -96,18 +96,23 @@ class Lexer {
   uint32_t size() const { return static_cast<uint32_t>(end_ - buf_); }
   std::string_view TokenText() const { return {buf_ + tok_.begin, tok_.end - tok_.begin}; }
 
-  // From now on, appends to `out` the offset of every suppression marker
-  // (SourceFile::kSuppressionMarker) inside a comment the lexer skips, in
-  // text order and once each. Every marker before position() in a comment
-  // is then in `out`, as long as each forward Reset skips only text that
-  // holds no comment (see Reset).
-  void CollectSuppressionMarkers(std::vector<uint32_t>* out) { markers_ = out; }
+  // From now on, appends to `out` the offset of every `marker` (a directive
+  // marker, SourceFile::DirectiveMarker) inside a comment the lexer skips,
+  // in text order and once each. Every marker before position() in a
+  // comment is then in `out`, as long as each forward Reset skips only text
+  // that holds no comment (see Reset). An empty marker collects nothing:
+  // comments are then skipped without being searched. `marker` must outlive
+  // the collection.
+  void CollectDirectiveMarkers(std::string_view marker, std::vector<uint32_t>* out) {
+    marker_ = marker;
+    markers_ = marker.empty() ? nullptr : out;
+  }
 
   // Repositions the lexer (used to recover after errors and to re-lex spans).
   // A forward jump skips text the lexer never sees: the byte-wise fast paths
   // jump only over tokens they read, which hold no comment, and jump back
   // to the grammar at anything else; a jump over arbitrary text (error
-  // recovery) must have its suppression markers found by whoever jumps.
+  // recovery) must have its directive markers found by whoever jumps.
   void Reset(uint32_t position) {
     cur_ = buf_ + position;
     tok_ = Token();
@@ -128,7 +133,7 @@ class Lexer {
   bool SkipBlockComment();
   // Returns true when the `//` comment starting at cur_-1 is a split marker.
   bool SkipLineComment();
-  // Notes the suppression markers in the comment text [begin, end).
+  // Notes the directive markers in the comment text [begin, end).
   void NoteMarkers(const char* begin, const char* end);
 
   const char* buf_;
@@ -136,7 +141,8 @@ class Lexer {
   const char* cur_;
   Token tok_;
   uint32_t prev_end_ = 0;
-  std::vector<uint32_t>* markers_ = nullptr;  // CollectSuppressionMarkers
+  std::vector<uint32_t>* markers_ = nullptr;  // CollectDirectiveMarkers
+  std::string_view marker_;  // CollectDirectiveMarkers
 };
 
 // Validates the escapes of a string token's text as absl::CUnescape would.

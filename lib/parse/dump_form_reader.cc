@@ -625,10 +625,10 @@ bool DumpFormReader::SkipRecentReplicaGroups(uint32_t begin) {
 void DumpFormReader::RememberReplicaGroups(uint32_t begin, uint32_t end) {
   const char close = end > begin ? parser_.file_.data()[end - 1] : '\0';
   const std::string_view text = parser_.file_.text().substr(begin, end - begin);
-  // A text taken again unread must hold no suppression marker: the lexer
+  // A text taken again unread must hold no directive marker: the lexer
   // notes those of the comments it skips.
   if ((close == ']' || close == '}' || close == ')') && end - begin <= kRememberedReplicaGroupsLimit &&
-      !ModuleParser::HoldsMarker(text)) {
+      !parser_.HoldsMarker(text)) {
     recent_replica_groups_[next_replica_groups_slot_].assign(text);
     next_replica_groups_slot_ = (next_replica_groups_slot_ + 1) % kRecentReplicaGroups;
   }
@@ -637,7 +637,7 @@ void DumpFormReader::RememberReplicaGroups(uint32_t begin, uint32_t end) {
 void DumpFormReader::RememberSharding(uint32_t begin, uint32_t end, int depth) {
   const std::string_view text = parser_.file_.text().substr(begin, end - begin);
   if (end > begin && end - begin <= kRememberedShardingLimit && parser_.file_.data()[end - 1] == '}' &&
-      !ModuleParser::HoldsMarker(text)) {
+      !parser_.HoldsMarker(text)) {
     last_sharding_.assign(text);
     last_sharding_depth_ = depth;
   }

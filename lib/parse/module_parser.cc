@@ -14,7 +14,7 @@ namespace hlolint {
 
 ModuleParser::ModuleParser(const SourceFile& file, uint32_t start, const ParseLimits& limits)
     : ValueParser(file, start, nullptr, limits) {
-  lexer_.CollectSuppressionMarkers(&lexed_markers_.markers);
+  lexer_.CollectDirectiveMarkers(file.DirectiveMarker(), &lexed_markers_.markers);
   RestartMarkers(start);
 }
 

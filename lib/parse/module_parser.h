@@ -315,13 +315,13 @@ class ModuleParser : public ValueParser {
   // the fragment is given up, and the first thread parses its text.
   bool NotKnownYet(uint32_t offset);
 
-  // --- Suppression markers in comments ---
+  // --- Directive markers in comments ---
   // The markers in the comments the lexer skipped
-  // (Lexer::CollectSuppressionMarkers) from markers_from_ on, until the
+  // (Lexer::CollectDirectiveMarkers) from markers_from_ on, until the
   // file takes them: a fragment's at its merge, the first thread's before
   // the text they are in is released, at the end of each module and
   // before a jump over text not lexed. The file never searches lexed text.
-  SuppressionMarkerSink lexed_markers_;
+  DirectiveMarkerSink lexed_markers_;
   uint32_t markers_from_ = 0;
   // Every marker in a comment before `to` has been noted: the first thread
   // hands them to the file; a fragment keeps them for its merge.

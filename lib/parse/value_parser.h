@@ -204,12 +204,13 @@ class ValueParser {
   // Validates `{key="text" key=123 ...}` byte-wise when it takes the plain
   // form dumps print; false, having consumed nothing, otherwise.
   bool SkipPlainMetadata();
-  // Whether `text` holds a suppression marker: a text remembered to be
-  // taken again unread (shapes, shardings, replica groups) must not, since
-  // the lexer notes the markers of the comments it skips (the same text
-  // elsewhere holds the same).
-  static bool HoldsMarker(std::string_view text) {
-    return text.find(SourceFile::kSuppressionMarker) != std::string_view::npos;
+  // Whether `text` holds the file's directive marker: a text remembered to
+  // be taken again unread (shapes, shardings, replica groups) must not,
+  // since the lexer notes the markers of the comments it skips (the same
+  // text elsewhere holds the same). With no marker, no text holds one.
+  bool HoldsMarker(std::string_view text) const {
+    const std::string_view marker = file_.DirectiveMarker();
+    return !marker.empty() && text.find(marker) != std::string_view::npos;
   }
   // The same byte-wise reading from `p`, right after the '{': where the
   // metadata ends (after the '}'), or null.

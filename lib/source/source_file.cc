@@ -361,7 +361,16 @@ void SourceFile::ReleasePages(uint32_t begin, uint32_t end, uint32_t floor) cons
          release_fd_, static_cast<off_t>(first));
 }
 
-const std::vector<uint32_t>& SourceFile::SuppressionMarkers() const {
+void SourceFile::SetDirectiveMarker(std::string_view marker) {
+  if (marker == directive_marker_) return;
+  // What was found was found for another marker: search again from the
+  // front. No reader reads the file meanwhile (see the declaration).
+  directive_marker_ = std::string(marker);
+  markers_.clear();
+  markers_searched_to_.store(0, std::memory_order_release);
+}
+
+const std::vector<uint32_t>& SourceFile::DirectiveMarkers() const {
   // What no reader released is searched here, a megabyte at a time, and
   // released behind (a parse that stopped early left most of a file).
   constexpr uint32_t kChunk = 1u << 20;
@@ -391,19 +400,21 @@ void SourceFile::SearchMarkersTo(uint32_t end) const {
 
 void SourceFile::FindMarkers(uint32_t begin, uint32_t end, std::vector<uint32_t>* out) const {
   end = std::min(end, static_cast<uint32_t>(size_));
-  if (end <= begin) return;
+  // Without a marker there is nothing to find (an empty needle would match
+  // at every offset).
+  const std::string_view marker = directive_marker_;
+  if (end <= begin || marker.empty()) return;
   // A marker that starts before `end` may run past it: search up to where
   // the last such one would end.
   const std::string_view window =
-      text().substr(0, std::min(size_, size_t{end} + kSuppressionMarker.size() - 1));
-  for (size_t at = window.find(kSuppressionMarker, begin);
-       at != std::string_view::npos && at < end;
-       at = window.find(kSuppressionMarker, at + 1)) {
+      text().substr(0, std::min(size_, size_t{end} + marker.size() - 1));
+  for (size_t at = window.find(marker, begin); at != std::string_view::npos && at < end;
+       at = window.find(marker, at + 1)) {
     out->push_back(static_cast<uint32_t>(at));
   }
 }
 
-void SourceFile::AdoptMarkers(uint32_t from, const SuppressionMarkerSink& sink) const {
+void SourceFile::AdoptMarkers(uint32_t from, const DirectiveMarkerSink& sink) const {
   SearchMarkersTo(from);
   std::lock_guard<std::mutex> lock(markers_mutex_);
   // Whatever was searched meanwhile (beyond `from`) is in the list already.

@@ -66,7 +66,7 @@ class ReadBuffer {
   uint64_t max_reused_bytes_;
 };
 
-struct SuppressionMarkerSink;
+struct DirectiveMarkerSink;
 
 // Immutable text of one input. The bytes are followed by at least one NUL
 // byte (a sentinel the lexer relies on), which is not part of text().
@@ -119,28 +119,36 @@ class SourceFile {
   // TextReleaser); below it the re-mapping is not worth it.
   static constexpr uint32_t kReleaseMinBytes = 8u << 20;
 
-  // Where a suppression comment's directive starts (`// hlolint: ...`).
-  static constexpr std::string_view kSuppressionMarker = "hlolint:";
-  // Offsets of the kSuppressionMarkers in the text, in order: every one in
+  // The text that starts a directive in a comment, as the layer that reads
+  // the directives asks for it (e.g. `// tool: ...`): what DirectiveMarkers
+  // lists and what a parser's lexer notes in the comments it skips. Set it
+  // before any reader (parser, TextReleaser, DirectiveMarkers) reads the
+  // file, so the markers are found while the pages are resident; set later,
+  // the search starts over from the front. Setting the marker the file has
+  // already changes nothing. A file with no marker (the default, or an empty
+  // one) lists no markers, and its readers search for none.
+  void SetDirectiveMarker(std::string_view marker);
+  std::string_view DirectiveMarker() const { return directive_marker_; }
+  // Offsets of the DirectiveMarker in the text, in order: every one in
   // a comment, and in text no parser lexed (the parser's lexer notes those
   // of the comments it skips and hands them over, AdoptMarkers; a marker
   // inside a string or a JSON dict is no comment's), every one at all. The
   // text not lexed is searched range by range as a TextReleaser releases it,
-  // while the pages are still resident, so finding the suppressions after
+  // while the pages are still resident, so reading the directives after
   // the rules maps no page of the file back in. The search goes front to
   // back from where it stopped, whoever released what: text released
   // before it was searched is read again here, never skipped. Safe while
   // other threads' TextReleasers release text; the list is final once this
   // returns.
-  const std::vector<uint32_t>& SuppressionMarkers() const;
+  const std::vector<uint32_t>& DirectiveMarkers() const;
   // Appends to `out` the offsets of the markers that start in [begin, end),
   // changing nothing here: for a reader on another thread than the file's
-  // own (see SuppressionMarkerSink).
+  // own (see DirectiveMarkerSink).
   void FindMarkers(uint32_t begin, uint32_t end, std::vector<uint32_t>* out) const;
   // Takes the markers a reader found in [from, sink.searched_to) (its sink:
   // a lexer's, or another thread's reader's), once this file's own search
   // has reached `from`; the file's search goes on from sink.searched_to.
-  void AdoptMarkers(uint32_t from, const SuppressionMarkerSink& sink) const;
+  void AdoptMarkers(uint32_t from, const DirectiveMarkerSink& sink) const;
 
  private:
   SourceFile() = default;
@@ -183,15 +191,16 @@ class SourceFile {
   // Markers before this offset are in markers_ (written under the mutex).
   mutable std::atomic<uint32_t> markers_searched_to_{0};
   mutable std::vector<uint32_t> markers_;
+  std::string directive_marker_;  // SetDirectiveMarker; empty: none
 };
 
-// Suppression markers a reader found before the file's own list takes them
+// Directive markers a reader found before the file's own list takes them
 // (SourceFile::AdoptMarkers): those a parser's lexer noted in comments, and
 // those a TextReleaser that reads ahead of the file's own search (the
 // parser's second thread, on the second half of a module) found in the text
 // it releases: the file's list grows front to back, so searching there
 // would search the text in between too.
-struct SuppressionMarkerSink {
+struct DirectiveMarkerSink {
   std::vector<uint32_t> markers;
   uint32_t searched_to = 0;  // markers before this offset are in `markers`
 };
@@ -201,7 +210,7 @@ struct SuppressionMarkerSink {
 // more than kMargin bytes behind the reader leave the resident set. Reads
 // behind it still work (they map the page again). Does nothing for files
 // smaller than SourceFile::kReleaseMinBytes. Before any text leaves, the
-// file searches it for suppression markers (SourceFile::SuppressionMarkers).
+// file searches it for directive markers (SourceFile::DirectiveMarkers).
 // A reader with a sink runs ahead of another thread's reader, which may
 // still be in the text before `from`: it releases nothing there.
 class TextReleaser {
@@ -213,7 +222,7 @@ class TextReleaser {
   // `sink`: where the markers go instead of the file (its searched_to is
   // set to `from`).
   explicit TextReleaser(const SourceFile& file, uint32_t from = 0,
-                        SuppressionMarkerSink* sink = nullptr)
+                        DirectiveMarkerSink* sink = nullptr)
       : file_(file),
         released_(from),
         next_(file.size() >= SourceFile::kReleaseMinBytes
@@ -241,7 +250,7 @@ class TextReleaser {
   uint32_t released_;
   uint64_t next_;  // UINT64_MAX: never
   uint32_t floor_;  // nothing before it is released (see ReleasePages)
-  SuppressionMarkerSink* sink_;
+  DirectiveMarkerSink* sink_;
 };
 
 }  // namespace hlolint

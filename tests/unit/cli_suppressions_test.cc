@@ -5,6 +5,7 @@
 
 #include "engine/lint.h"
 #include "engine/suppressions.h"
+#include "parse/parser.h"
 #include "rules/registry.h"
 
 namespace hlolint {
@@ -99,6 +100,23 @@ TEST_CASE("ApplySuppressions removes matching diagnostics and marks ids used") {
   CHECK(suppressions[0].rules[0].used);
   CHECK(!suppressions[0].rules[1].used);
   CHECK(suppressions[1].rules[0].used);
+}
+
+TEST_CASE("Suppressions are found in a file parsed before it watched for them") {
+  const std::string text =
+      "HloModule m\n"
+      "ENTRY e {\n"
+      "  // hlolint: ignore[rule-a]\n"
+      "  ROOT p = f32[4]{0} parameter(0) // hlolint: ignore[rule-b]\n"
+      "}\n";
+  auto file = SourceFile::FromString("t.hlo", text);
+  ParseAllModules(*file);  // no marker yet: the parser notes none
+  CHECK(file->DirectiveMarkers().empty());
+  const std::vector<Suppression> found = FindSuppressions(*file);
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].rules[0].id == "rule-a");
+  CHECK(found[1].rules[0].id == "rule-b");
+  CHECK(file->DirectiveMarker() == kSuppressionMarker);
 }
 
 TEST_CASE("LintSource reports suppressed counts and unused ids") {

@@ -81,7 +81,7 @@ std::string FirstDifference(const std::vector<std::string>& expected,
 // both the raw findings of each module in rule order (RunRules) and the
 // file's final, resolved, suppressed, fingerprinted and sorted list.
 // Returns the number of diagnostics compared.
-size_t CheckSameOnFourThreads(const SourceFile& file) {
+size_t CheckSameOnFourThreads(SourceFile& file) {
   const LintOptions one = AllRulesOptions(1);
   const LintOptions four = AllRulesOptions(4);
   size_t compared = 0;

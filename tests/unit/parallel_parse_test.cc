@@ -5,6 +5,7 @@
 // second half again itself; both must agree with one thread.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -429,30 +430,37 @@ TEST_CASE("parallel parse: one large computation is cut between instructions", "
   }
 }
 
-TEST_CASE("parallel parse: suppression markers after a continuation cut are found",
+// A file held in memory that watches for the `hlolint:` directive marker.
+std::unique_ptr<SourceFile> WatchedFile(std::string name, const std::string& text) {
+  auto file = SourceFile::FromString(std::move(name), text);
+  file->SetDirectiveMarker("hlolint:");
+  return file;
+}
+
+TEST_CASE("parallel parse: directive markers after a continuation cut are found",
           "[parser][parallel]") {
   const std::string text =
       std::string(kModule).insert(kModule.find("  %g = "), "  // hlolint: ignore[verify-shape] x\n");
-  auto one = SourceFile::FromString("one.hlo", text);
-  auto two = SourceFile::FromString("two.hlo", text);
+  auto one = WatchedFile("one.hlo", text);
+  auto two = WatchedFile("two.hlo", text);
   ParseAllModules(*one);
   const size_t cut = text.rfind('\n', text.find("  %f = f32[8]{0} fusion") + 2);
   CHECK(MergedFragments(ParseAllModules(*two, ContinueAt(static_cast<uint32_t>(cut)))) == 1);
-  CHECK(two->SuppressionMarkers() == one->SuppressionMarkers());
-  CHECK(one->SuppressionMarkers().size() == 1);
+  CHECK(two->DirectiveMarkers() == one->DirectiveMarkers());
+  CHECK(one->DirectiveMarkers().size() == 1);
 }
 
-TEST_CASE("parallel parse: suppression markers of both halves are found", "[parser][parallel]") {
+TEST_CASE("parallel parse: directive markers of both halves are found", "[parser][parallel]") {
   const std::string text =
       std::string(kModule).insert(kModule.find("%fused.2 ("), "// hlolint: ignore[verify-shape] x\n") +
       "// hlolint: ignore[ALL] y\n";
-  auto one = SourceFile::FromString("one.hlo", text);
-  auto two = SourceFile::FromString("two.hlo", text);
+  auto one = WatchedFile("one.hlo", text);
+  auto two = WatchedFile("two.hlo", text);
   ParseAllModules(*one);
   CHECK(MergedFragments(ParseAllModules(*two, SplitAt(static_cast<uint32_t>(text.find("%cond"))))) ==
         1);
-  CHECK(two->SuppressionMarkers() == one->SuppressionMarkers());
-  CHECK(one->SuppressionMarkers().size() == 2);
+  CHECK(two->DirectiveMarkers() == one->DirectiveMarkers());
+  CHECK(one->DirectiveMarkers().size() == 2);
 }
 
 void CheckFiles(const std::vector<std::filesystem::path>& paths, size_t* files, size_t* merged) {

@@ -213,10 +213,15 @@ TEST_CASE("linting a file read into a buffer gives the mapped file's diagnostics
   fs::remove_all(dir);
 }
 
-TEST_CASE("suppression markers are found at the text's edges and only whole") {
+// The marker the tests below subscribe with (the suppression scanner's).
+constexpr std::string_view kTestMarker = "hlolint:";
+
+TEST_CASE("directive markers are found at the text's edges and only whole") {
   using Offsets = std::vector<uint32_t>;
   const auto markers = [](const std::string& text) {
-    return SourceFile::FromString("m.hlo", text)->SuppressionMarkers();
+    auto file = SourceFile::FromString("m.hlo", text);
+    file->SetDirectiveMarker(kTestMarker);
+    return file->DirectiveMarkers();
   };
   CHECK(markers("hlolint:") == Offsets{0});
   CHECK(markers("// hlolint: disable=x\n// hlolint:") == Offsets{3, 25});
@@ -227,11 +232,31 @@ TEST_CASE("suppression markers are found at the text's edges and only whole") {
   CHECK(markers("") == Offsets{});
 }
 
-TEST_CASE("suppression markers: every start, every range, as a plain search finds them") {
+TEST_CASE("directive markers: none without a marker, found again for another one") {
+  using Offsets = std::vector<uint32_t>;
+  const std::string text = "// hlolint: a\n// tool: b\n";
+  auto file = SourceFile::FromString("m.hlo", text);
+  CHECK(file->DirectiveMarker().empty());
+  CHECK(file->DirectiveMarkers() == Offsets{});
+  Offsets found;
+  file->FindMarkers(0, file->size(), &found);
+  CHECK(found == Offsets{});
+  file->SetDirectiveMarker(kTestMarker);
+  CHECK(file->DirectiveMarker() == kTestMarker);
+  CHECK(file->DirectiveMarkers() == Offsets{3});
+  file->SetDirectiveMarker(kTestMarker);  // the same again: the same list
+  CHECK(file->DirectiveMarkers() == Offsets{3});
+  file->SetDirectiveMarker("tool:");
+  CHECK(file->DirectiveMarkers() == Offsets{17});
+  file->SetDirectiveMarker("");
+  CHECK(file->DirectiveMarkers() == Offsets{});
+}
+
+TEST_CASE("directive markers: every start, every range, as a plain search finds them") {
   // Markers and near misses at every alignment, in ranges cut anywhere
   // (a marker may run past a range's end): the offsets a plain search of
   // the whole text finds.
-  constexpr std::string_view kMarker = SourceFile::kSuppressionMarker;
+  constexpr std::string_view kMarker = kTestMarker;
   std::string text;
   for (int i = 0; i < 40; ++i) {
     text += std::string(static_cast<size_t>(i % 7), 'h');
@@ -239,6 +264,7 @@ TEST_CASE("suppression markers: every start, every range, as a plain search find
   }
   text += "hlolint";  // cut off at the end
   const auto file = SourceFile::FromString("m.hlo", text);
+  file->SetDirectiveMarker(kMarker);
   for (uint32_t begin = 0; begin < text.size(); begin += 5) {
     for (uint32_t end = begin; end <= text.size() + 3; end += 3) {
       std::vector<uint32_t> expected;

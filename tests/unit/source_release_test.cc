@@ -149,7 +149,7 @@ TEST_CASE("A reader running ahead of another releases nothing before where it st
   constexpr uint32_t kHuge = uint32_t{2} << 20;
   REQUIRE(f.size() > 4 * kHuge);
   const uint32_t from = 2 * kHuge + kHuge / 2;
-  SuppressionMarkerSink sink;
+  DirectiveMarkerSink sink;
   TextReleaser ahead(f, from, &sink);
   ahead.ReleaseTo(4 * kHuge + 1);
   CHECK(AsksHugePages(f, from - 1));
@@ -195,67 +195,82 @@ TEST_CASE("A mapped file truncated under the reader reads as zeros past its end"
   CHECK_FALSE(again.ok());
 }
 
-// Every offset of SourceFile::kSuppressionMarker in `text`, found the slow way.
+// The directive marker the files below are searched for.
+constexpr std::string_view kTestMarker = "hlolint:";
+
+// Every offset of kTestMarker in `text`, found the slow way.
 std::vector<uint32_t> MarkersIn(const std::string& text) {
   std::vector<uint32_t> found;
-  for (size_t at = text.find(SourceFile::kSuppressionMarker); at != std::string::npos;
-       at = text.find(SourceFile::kSuppressionMarker, at + 1)) {
+  for (size_t at = text.find(kTestMarker); at != std::string::npos;
+       at = text.find(kTestMarker, at + 1)) {
     found.push_back(static_cast<uint32_t>(at));
   }
   return found;
 }
 
-TEST_CASE("Suppression markers are all found, however the releases cut the text") {
+// Opens `path` with kTestMarker as its directive marker, set before any read.
+std::unique_ptr<SourceFile> OpenWatched(const fs::path& path) {
+  auto file = SourceFile::Open(path.string(), path.string());
+  REQUIRE(file.ok());
+  (*file)->SetDirectiveMarker(kTestMarker);
+  return std::move(*file);
+}
+
+TEST_CASE("Directive markers are all found, however the releases cut the text") {
   std::string text = BigText();
   // Markers across every megabyte boundary (where a 4 KB-step reader
   // releases, every 2 MB, and where the search of what no reader released
   // steps), at the very start and end, and here and there.
-  const size_t marker = SourceFile::kSuppressionMarker.size();
+  const size_t marker = kTestMarker.size();
   std::vector<size_t> at = {0, text.size() - marker, 12345, 3333333};
   for (size_t mb = 1u << 20; mb + marker < text.size(); mb += 1u << 20) at.push_back(mb - 3);
-  for (size_t a : at) text.replace(a, marker, SourceFile::kSuppressionMarker);
+  for (size_t a : at) text.replace(a, marker, kTestMarker);
   const std::vector<uint32_t> expected = MarkersIn(text);
   REQUIRE(expected.size() == at.size());
 
   const fs::path path = WriteTemp("hlolint_marker_test", text);
   SECTION("after a reader released the whole file") {
-    auto file = SourceFile::Open(path.string(), path.string());
-    REQUIRE(file.ok());
-    ReadWithReleaser(**file);
-    CHECK((*file)->SuppressionMarkers() == expected);
+    auto file = OpenWatched(path);
+    ReadWithReleaser(*file);
+    CHECK(file->DirectiveMarkers() == expected);
   }
   SECTION("after a reader that stopped half way") {
-    auto file = SourceFile::Open(path.string(), path.string());
-    REQUIRE(file.ok());
-    TextReleaser released(**file);
+    auto file = OpenWatched(path);
+    TextReleaser released(*file);
     for (uint32_t a = 0; a < 5'000'000; a += 4096) released.Advance(a);
-    CHECK((*file)->SuppressionMarkers() == expected);
-    CHECK((*file)->SuppressionMarkers() == expected);  // asked again: the same list
+    CHECK(file->DirectiveMarkers() == expected);
+    CHECK(file->DirectiveMarkers() == expected);  // asked again: the same list
   }
   SECTION("after readers on four threads released it at the same time") {
     // Rules of one module run in parallel, each releasing behind itself.
-    auto file = SourceFile::Open(path.string(), path.string());
-    REQUIRE(file.ok());
+    auto file = OpenWatched(path);
     std::vector<std::thread> readers;
     for (uint32_t t = 0; t < 4; ++t) {
       readers.emplace_back([&, t] {
-        TextReleaser released(**file);
-        for (uint32_t a = t * 4096; a < (*file)->size(); a += 4096 * 4) released.Advance(a);
+        TextReleaser released(*file);
+        for (uint32_t a = t * 4096; a < file->size(); a += 4096 * 4) released.Advance(a);
       });
     }
     for (std::thread& reader : readers) reader.join();
-    CHECK((*file)->SuppressionMarkers() == expected);
+    CHECK(file->DirectiveMarkers() == expected);
   }
   SECTION("after pages were released that nobody searched") {
     // ReleasePages alone does not search: the markers there are found
     // when the list is asked for (the pages map again), not lost.
-    auto file = SourceFile::Open(path.string(), path.string());
-    REQUIRE(file.ok());
-    (*file)->ReleasePages(0, (*file)->size());
-    CHECK((*file)->SuppressionMarkers() == expected);
+    auto file = OpenWatched(path);
+    file->ReleasePages(0, file->size());
+    CHECK(file->DirectiveMarkers() == expected);
   }
   SECTION("with no reader, and held in memory") {
-    CHECK(SourceFile::FromString("big.hlo", text)->SuppressionMarkers() == expected);
+    auto file = SourceFile::FromString("big.hlo", text);
+    file->SetDirectiveMarker(kTestMarker);
+    CHECK(file->DirectiveMarkers() == expected);
+  }
+  SECTION("none for a file that watches for no marker") {
+    auto file = SourceFile::Open(path.string(), path.string());
+    REQUIRE(file.ok());
+    ReadWithReleaser(**file);
+    CHECK((*file)->DirectiveMarkers().empty());
   }
   fs::remove(path);
 }

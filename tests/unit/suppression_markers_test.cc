@@ -1,10 +1,11 @@
-// Suppression markers (`hlolint:`) are found by the parser's lexer in the
-// comments it skips, not by a second pass over the text: the file searches
+// Directive markers (here the suppression scanner's `hlolint:`, set on each
+// file as it would set it) are found by the parser's lexer in the comments
+// it skips, not by a second pass over the text: the file searches
 // only text no parser lexed. These tests pin down that every marker in a
 // comment is found wherever the byte-wise fast paths read, after parse
 // errors, in large files whose text is released behind the parser, and on
-// two threads; and that a marker inside a string or a JSON dict, which is
-// no comment's, is not.
+// two threads; that a marker inside a string or a JSON dict, which is no
+// comment's, is not; and that a file with no marker has none found.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -23,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kMarker = SourceFile::kSuppressionMarker;
+constexpr std::string_view kMarker = "hlolint:";
 
 // The offset of every marker of `text` that follows `// `: the ones the
 // tests below put in comments (those in strings do not).
@@ -35,10 +36,12 @@ std::vector<uint32_t> CommentMarkers(const std::string& text) {
   return found;
 }
 
-std::vector<uint32_t> ParsedMarkers(const std::string& text, const ParseLimits& limits = {}) {
+std::vector<uint32_t> ParsedMarkers(const std::string& text, const ParseLimits& limits = {},
+                                    std::string_view marker = kMarker) {
   auto file = SourceFile::FromString("m.hlo", text);
+  file->SetDirectiveMarker(marker);
   ParseAllModules(*file, limits);
-  return file->SuppressionMarkers();
+  return file->DirectiveMarkers();
 }
 
 TEST_CASE("lexer: notes the markers of the comments it skips, once each", "[lexer]") {
@@ -54,7 +57,7 @@ TEST_CASE("lexer: notes the markers of the comments it skips, once each", "[lexe
   REQUIRE(expected.size() == 5);
   std::vector<uint32_t> noted;
   Lexer lexer(text.data(), static_cast<uint32_t>(text.size()));
-  lexer.CollectSuppressionMarkers(&noted);
+  lexer.CollectDirectiveMarkers(kMarker, &noted);
   while (lexer.Lex() != TokKind::kEof) {
   }
   CHECK(noted == expected);
@@ -62,6 +65,16 @@ TEST_CASE("lexer: notes the markers of the comments it skips, once each", "[lexe
   while (lexer.Lex() != TokKind::kEof) {
   }
   CHECK(noted == expected);
+}
+
+TEST_CASE("lexer: an empty marker collects nothing", "[lexer]") {
+  const std::string text = "a // hlolint: one\n/* hlolint: two */ b";
+  std::vector<uint32_t> noted;
+  Lexer lexer(text.data(), static_cast<uint32_t>(text.size()));
+  lexer.CollectDirectiveMarkers("", &noted);
+  while (lexer.Lex() != TokKind::kEof) {
+  }
+  CHECK(noted.empty());
 }
 
 // Comments where the byte-wise readers would take the text: in layouts, a
@@ -110,6 +123,13 @@ TEST_CASE("parse: every marker in a comment is found, wherever the fast paths re
   ParseLimits grammar_only;
   grammar_only.fast_paths = false;
   CHECK(ParsedMarkers(text, grammar_only) == expected);
+  // No marker: none found; the texts taken again unread are the same.
+  CHECK(ParsedMarkers(text, {}, "").empty());
+  CHECK(ParsedMarkers(text, grammar_only, "").empty());
+  // Another marker: only its own offsets.
+  std::vector<uint32_t> ignores;
+  for (uint32_t at : expected) ignores.push_back(at + static_cast<uint32_t>(kMarker.size()) + 1);
+  CHECK(ParsedMarkers(text, {}, "ignore[") == ignores);
 }
 
 TEST_CASE("parse: markers in the text skipped after a parse error are found",
@@ -168,10 +188,11 @@ TEST_CASE("parse: a large file's markers are found on one thread and on two",
   for (const ParseLimits& limits : {ParseLimits{}, two_threads}) {
     auto file = SourceFile::Open(path.string(), path.string());
     REQUIRE(file.ok());
+    (*file)->SetDirectiveMarker(kMarker);
     const std::vector<ParsedModule> modules = ParseAllModules(**file, limits);
     REQUIRE(modules.size() == 1);
     CHECK_FALSE(modules[0].error.has_value());
-    CHECK((*file)->SuppressionMarkers() == expected);
+    CHECK((*file)->DirectiveMarkers() == expected);
   }
   fs::remove(path);
 }
