@@ -12,6 +12,7 @@
 
 #include "engine/lint.h"
 #include "rules/registry.h"
+#include "directive_marker.h"
 #include "proc_smaps.h"
 #include "source/source_file.h"
 
@@ -213,8 +214,7 @@ TEST_CASE("linting a file read into a buffer gives the mapped file's diagnostics
   fs::remove_all(dir);
 }
 
-// The marker the tests below subscribe with (the suppression scanner's).
-constexpr std::string_view kTestMarker = "hlolint:";
+using testing::kTestMarker;
 
 TEST_CASE("directive markers are found at the text's edges and only whole") {
   using Offsets = std::vector<uint32_t>;

@@ -15,6 +15,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "directive_marker.h"
 #include "proc_smaps.h"
 #include "source/source_file.h"
 
@@ -195,8 +196,7 @@ TEST_CASE("A mapped file truncated under the reader reads as zeros past its end"
   CHECK_FALSE(again.ok());
 }
 
-// The directive marker the files below are searched for.
-constexpr std::string_view kTestMarker = "hlolint:";
+using testing::kTestMarker;
 
 // Every offset of kTestMarker in `text`, found the slow way.
 std::vector<uint32_t> MarkersIn(const std::string& text) {
