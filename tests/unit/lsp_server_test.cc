@@ -160,3 +160,35 @@ TEST_CASE("lsp server: JSON that is not a JSON-RPC message is an invalid request
   CHECK(session.messages[5] == NullResult(6));
   CHECK(session.exit_status == 0);
 }
+
+TEST_CASE("lsp server: a range after non-ASCII text is in UTF-16 units") {
+  // The parse error is at `frob`, byte column 60; é is one UTF-16 unit, 😀 two.
+  const std::string text =
+      "HloModule m\n\nENTRY main {\n"
+      "  p = f32[4]{0} parameter(0), metadata={op_name=\"\xC3\xA9\xF0\x9F\x98\x80\"}, frob=1\n"
+      "  ROOT n = f32[4]{0} negate(p)\n}\n";
+  const SessionOutput session =
+      RunSession(Initialize() + Frame(DidOpen(text)) + ShutdownAndExit(2));
+  REQUIRE(session.messages.size() == 3);
+  const json& diagnostic = session.messages[1]["params"]["diagnostics"].at(0);
+  CHECK(diagnostic["code"] == "parse-error");
+  CHECK(diagnostic["range"] ==
+        json::parse(R"({"start":{"line":3,"character":56},"end":{"line":3,"character":56}})"));
+}
+
+TEST_CASE("lsp server: a located note becomes relatedInformation in the document") {
+  const std::string text =
+      "HloModule m\n\nENTRY main {\n  p = f32[4]{0} parameter(0)\n"
+      "  p = f32[4]{0} parameter(1)\n  ROOT n = f32[4]{0} negate(p)\n}\n";
+  const SessionOutput session =
+      RunSession(Initialize() + Frame(DidOpen(text)) + ShutdownAndExit(2));
+  REQUIRE(session.messages.size() == 3);
+  CHECK(session.messages[1] == Notify("textDocument/publishDiagnostics", json::parse(R"({
+      "uri":"file:///lsp-test/small.hlo","version":1,"diagnostics":[{
+        "range":{"start":{"line":4,"character":2},"end":{"line":4,"character":2}},
+        "severity":1,"code":"parse-error","source":"hlolint",
+        "message":"instruction already exists: p",
+        "relatedInformation":[{"location":{"uri":"file:///lsp-test/small.hlo",
+          "range":{"start":{"line":3,"character":2},"end":{"line":3,"character":2}}},
+          "message":"instruction previously defined here"}]}]})")));
+}
