@@ -44,7 +44,7 @@ TEST_CASE("lsp positions: a location without a line, or outside the text, does n
         nlohmann::json::parse(R"({"start":{"line":6,"character":3},"end":{"line":6,"character":8}})"));
 }
 
-TEST_CASE("lsp positions: a file URI gives a path; other schemes stay as they are") {
+TEST_CASE("lsp positions: a file URI gives a path, other schemes stay as they are") {
   CHECK(lsp::PathFromUri("file:///home/me/dump.hlo") == "/home/me/dump.hlo");
   CHECK(lsp::PathFromUri("file:///a%20b/c%2Ehlo") == "/a b/c.hlo");
   CHECK(lsp::PathFromUri("file://host/share/x.hlo") == "/share/x.hlo");
