@@ -96,3 +96,12 @@ TEST_CASE("lsp framing: the writer frames what the reader reads") {
   hlolint::lsp::WriteMessage(invalid, {{"text", "\xFF"}});
   CHECK(invalid.str() == "Content-Length: 14\r\n\r\n{\"text\":\"\xEF\xBF\xBD\"}");
 }
+
+TEST_CASE("lsp framing: deeply nested JSON neither overflows the stack nor fails to frame") {
+  const std::string nested = std::string(100000, '[') + std::string(100000, ']');
+  const ReadResult deep =
+      ReadOne("Content-Length: " + std::to_string(nested.size()) + "\r\n\r\n" + nested);
+  CHECK(deep.status == Status::kMessage);
+  const std::string unclosed(100000, '[');
+  CHECK(ReadOne("Content-Length: 100000\r\n\r\n" + unclosed).status == Status::kBadBody);
+}
