@@ -1,5 +1,6 @@
 #include "lsp/server.h"
 
+#include <exception>
 #include <utility>
 
 #include "lsp/diagnostics.h"
@@ -50,7 +51,7 @@ int Server::Run() {
     ReadResult read = reader.Read();
     switch (read.status) {
       case ReadResult::Status::kMessage:
-        Handle(read.message);
+        HandleGuarded(read.message);
         break;
       case ReadResult::Status::kBadBody:
         // The framing held, so the next message can still be read.
@@ -65,12 +66,31 @@ int Server::Run() {
       case ReadResult::Status::kEndOfStream:
         return 1;  // the client went away without `exit`
     }
+    if (!out_) {
+      log_ << "hlolint lsp: the client stopped reading; exiting\n";
+      return 1;
+    }
   }
   return *exit_status_;
 }
 
+// A bug in a handler must cost one request, not the session the editor
+// holds open.
+void Server::HandleGuarded(const nlohmann::json& message) {
+  try {
+    Handle(message);
+  } catch (const std::exception& e) {
+    log_ << "hlolint lsp: internal error: " << e.what() << "\n";
+    const bool is_request = message.is_object() && message.contains("method") &&
+                            message.contains("id") && IsValidId(message["id"]);
+    if (is_request) Send(ErrorReply(message["id"], ErrorCode::kInternalError, e.what()));
+  }
+}
+
 void Server::Handle(const nlohmann::json& message) {
-  if (!message.is_object() || message.value("jsonrpc", "") != "2.0") {
+  const bool is_jsonrpc = message.is_object() && message.contains("jsonrpc") &&
+                          message["jsonrpc"] == "2.0";
+  if (!is_jsonrpc) {
     const nlohmann::json id = message.is_object() && message.contains("id") &&
                                       IsValidId(message["id"])
                                   ? message["id"]

@@ -34,6 +34,7 @@ class Server {
     std::optional<int64_t> version;
   };
 
+  void HandleGuarded(const nlohmann::json& message);
   void Handle(const nlohmann::json& message);
   void HandleRequest(const nlohmann::json& id, const std::string& method,
                      const nlohmann::json& params);

@@ -147,17 +147,19 @@ TEST_CASE("lsp server: JSON that is not a JSON-RPC message is an invalid request
   const SessionOutput session = RunSession(
       Initialize() + Frame(std::string("[1,2]")) +
       Frame(json{{"jsonrpc", "1.0"}, {"id", 4}, {"method", "shutdown"}}) +
+      Frame(json{{"jsonrpc", 2}, {"method", "exit"}}) +
       Frame(json{{"jsonrpc", "2.0"}, {"id", json::array()}, {"method", "shutdown"}}) +
       Frame(json{{"jsonrpc", "2.0"}, {"id", 5}, {"method", 17}}) +
       Frame(Notify("textDocument/didOpen", {{"textDocument", 3}})) +
       Frame(Notify("textDocument/didChange", {{"textDocument", {{"uri", "file:///nothing"}}}})) +
       ShutdownAndExit(6));
-  REQUIRE(session.messages.size() == 6);
+  REQUIRE(session.messages.size() == 7);
   CHECK(session.messages[1] == Error(nullptr, -32600, "not a JSON-RPC 2.0 message"));
   CHECK(session.messages[2] == Error(4, -32600, "not a JSON-RPC 2.0 message"));
-  CHECK(session.messages[3] == Error(nullptr, -32600, "invalid method or id"));
-  CHECK(session.messages[4] == Error(5, -32600, "invalid method or id"));
-  CHECK(session.messages[5] == NullResult(6));
+  CHECK(session.messages[3] == Error(nullptr, -32600, "not a JSON-RPC 2.0 message"));
+  CHECK(session.messages[4] == Error(nullptr, -32600, "invalid method or id"));
+  CHECK(session.messages[5] == Error(5, -32600, "invalid method or id"));
+  CHECK(session.messages[6] == NullResult(6));
   CHECK(session.exit_status == 0);
 }
 
@@ -191,4 +193,14 @@ TEST_CASE("lsp server: a located note becomes relatedInformation in the document
         "relatedInformation":[{"location":{"uri":"file:///lsp-test/small.hlo",
           "range":{"start":{"line":3,"character":2},"end":{"line":3,"character":2}}},
           "message":"instruction previously defined here"}]}]})")));
+}
+
+TEST_CASE("lsp server: a client that stopped reading ends the session") {
+  std::istringstream in(Initialize() + Frame(DidOpen(kWrongShapeModule)) + ShutdownAndExit(2));
+  std::ostringstream out;
+  out.setstate(std::ios::badbit);  // as a write to a closed pipe leaves std::cout
+  std::ostringstream log;
+  hlolint::lsp::Server server(in, out, log, hlolint::api::LintOptions{});
+  CHECK(server.Run() == 1);
+  CHECK(log.str() == "hlolint lsp: the client stopped reading; exiting\n");
 }

@@ -1,5 +1,6 @@
 #include "lsp_command.h"
 
+#include <csignal>
 #include <iostream>
 #include <string_view>
 
@@ -22,6 +23,9 @@ int RunLanguageServer(int argc, char** argv) {
   // The protocol's bytes are counted exactly; nothing may be buffered
   // behind C stdio's back.
   std::ios::sync_with_stdio(false);
+  // An editor that goes away closes the pipe: the server sees a failed write
+  // and exits instead of being killed by SIGPIPE mid-message.
+  std::signal(SIGPIPE, SIG_IGN);
   api::LintOptions options;
   options.config = api::ConfigSource::kDiscover;  // the .hlolint.json above each file, as the CLI
   lsp::Server server(std::cin, std::cout, std::cerr, options);
