@@ -8,7 +8,7 @@
 
 using hlolint::lsp::MessageReader;
 using hlolint::lsp::ReadResult;
-using Status = hlolint::lsp::ReadResult::Status;
+using FrameStatus = hlolint::lsp::ReadResult::Status;
 
 namespace {
 
@@ -26,23 +26,23 @@ TEST_CASE("lsp framing: reads messages one after another, then the end") {
       "content-length:  2 \r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n[]");
   MessageReader reader(in);
   ReadResult first = reader.Read();
-  REQUIRE(first.status == Status::kMessage);
+  REQUIRE(first.status == FrameStatus::kMessage);
   CHECK(first.message == nlohmann::json{{"a", 1}});
   ReadResult second = reader.Read();
-  REQUIRE(second.status == Status::kMessage);
+  REQUIRE(second.status == FrameStatus::kMessage);
   CHECK(second.message == nlohmann::json::array());
-  CHECK(reader.Read().status == Status::kEndOfStream);
-  CHECK(reader.Read().status == Status::kEndOfStream);
+  CHECK(reader.Read().status == FrameStatus::kEndOfStream);
+  CHECK(reader.Read().status == FrameStatus::kEndOfStream);
 }
 
 TEST_CASE("lsp framing: a body that is not JSON is skipped, located, and the stream goes on") {
   std::istringstream in("Content-Length: 3\r\n\r\n{x}Content-Length: 2\r\n\r\n{}");
   MessageReader reader(in);
   ReadResult bad = reader.Read();
-  CHECK(bad.status == Status::kBadBody);
+  CHECK(bad.status == FrameStatus::kBadBody);
   CHECK(bad.error == "byte 0: the body is not JSON");
   ReadResult good = reader.Read();
-  CHECK(good.status == Status::kMessage);
+  CHECK(good.status == FrameStatus::kMessage);
   CHECK(good.message == nlohmann::json::object());
 }
 
@@ -65,24 +65,24 @@ TEST_CASE("lsp framing: a broken header is a located framing error") {
   for (int i = 0; i < 100; ++i) many_headers += "X-Header: 1\r\n";
   CHECK(ReadOne(many_headers).error == "byte 0: too many header lines");
   CHECK(ReadOne("\r\n{}").error == "byte 0: no Content-Length header");
-  CHECK(ReadOne("Content-Length: 2\r\n").status == Status::kBadFraming);
+  CHECK(ReadOne("Content-Length: 2\r\n").status == FrameStatus::kBadFraming);
 }
 
 TEST_CASE("lsp framing: a truncated body or an absurd length is refused without waiting") {
   const ReadResult truncated = ReadOne("Content-Length: 10\r\n\r\n{}");
-  CHECK(truncated.status == Status::kBadFraming);
+  CHECK(truncated.status == FrameStatus::kBadFraming);
   CHECK(truncated.error == "byte 0: the stream ended inside the body: 2 of 10 bytes");
   // A length past the cap is refused before any of the body is read.
   const ReadResult absurd = ReadOne("Content-Length: 99999999999999\r\n\r\n{}");
   CHECK(absurd.error == "byte 0: Content-Length 99999999999999 exceeds the limit of 268435456 bytes");
-  CHECK(ReadOne("Content-Length: 3\r\n\r\n[1]", 2).status == Status::kBadFraming);
-  CHECK(ReadOne("Content-Length: 99999999999999999999999\r\n\r\n").status == Status::kBadFraming);
+  CHECK(ReadOne("Content-Length: 3\r\n\r\n[1]", 2).status == FrameStatus::kBadFraming);
+  CHECK(ReadOne("Content-Length: 99999999999999999999999\r\n\r\n").status == FrameStatus::kBadFraming);
 }
 
 TEST_CASE("lsp framing: errors name the byte where the failing message began") {
   std::istringstream in("Content-Length: 2\r\n\r\n{}Content-Length: 5\r\n\r\n{}");
   MessageReader reader(in);
-  CHECK(reader.Read().status == Status::kMessage);
+  CHECK(reader.Read().status == FrameStatus::kMessage);
   CHECK(reader.Read().error == "byte 23: the stream ended inside the body: 2 of 5 bytes");
 }
 
@@ -101,7 +101,7 @@ TEST_CASE("lsp framing: deeply nested JSON neither overflows the stack nor fails
   const std::string nested = std::string(100000, '[') + std::string(100000, ']');
   const ReadResult deep =
       ReadOne("Content-Length: " + std::to_string(nested.size()) + "\r\n\r\n" + nested);
-  CHECK(deep.status == Status::kMessage);
+  CHECK(deep.status == FrameStatus::kMessage);
   const std::string unclosed(100000, '[');
-  CHECK(ReadOne("Content-Length: 100000\r\n\r\n" + unclosed).status == Status::kBadBody);
+  CHECK(ReadOne("Content-Length: 100000\r\n\r\n" + unclosed).status == FrameStatus::kBadBody);
 }
