@@ -454,24 +454,37 @@ bool InferElementwiseBinaryDims(Opcode op, const Shape& lhs, const Shape& rhs, S
 
 }  // namespace
 
+// The operands of the instruction whose shape is inferred, as inference
+// reads them: a shape is known unless the text left it out and nothing
+// inferred it; trusted when XLA's parser would infer from it too.
+class ModuleParser::InferenceOperands {
+ public:
+  InferenceOperands(ModuleParser& parser, const InstrScratch& s)
+      : parser_(parser), ops_(s.operands) {}
+  const Shape& operand(size_t i) const { return parser_.module_->shape(ops_[i]); }
+  bool known(size_t i) const {
+    return i < ops_.size() && operand(i).element_type != PrimitiveType::kInvalid;
+  }
+  bool trusted(size_t i) const { return known(i) && parser_.HasTrustedShape(ops_[i]); }
+  // The shape of an instruction whose shape cannot be inferred yet.
+  ShapeId unknown() const { return parser_.builder_->shapes().Intern(Shape()); }
+
+ private:
+  ModuleParser& parser_;
+  const std::vector<InstrId>& ops_;
+};
+
 ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* error) {
   ShapeTable& table = builder_->shapes();
-  const Shape unknown_probe;
-  auto unknown = [&]() { return table.Intern(unknown_probe); };
-  const auto& ops = s.operands;
-  auto operand = [&](size_t i) -> const Shape& { return module_->shape(ops[i]); };
-  auto known = [&](size_t i) {
-    return i < ops.size() && operand(i).element_type != PrimitiveType::kInvalid;
-  };
-  auto trusted = [&](size_t i) { return known(i) && HasTrustedShape(ops[i]); };
+  const InferenceOperands in(*this, s);
   auto with_type = [&](const Shape& base, PrimitiveType type) {
     Shape copy = base;
     copy.element_type = type;
     return table.Intern(copy);
   };
   if (IsElementwiseUnary(op) || op == Opcode::kCopy) {
-    if (!known(0)) return unknown();
-    const Shape& x = operand(0);
+    if (!in.known(0)) return in.unknown();
+    const Shape& x = in.operand(0);
     if (op == Opcode::kIsFinite) return with_type(x, PrimitiveType::kPred);
     if ((op == Opcode::kAbs || op == Opcode::kReal || op == Opcode::kImag) &&
         IsComplex(x.element_type)) {
@@ -480,10 +493,10 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
     }
     return x.id;
   }
-  if (IsElementwiseBinary(op) && op != Opcode::kStochasticConvert && trusted(0) && trusted(1) &&
-      operand(0).IsArray() && operand(1).IsArray()) {
+  if (IsElementwiseBinary(op) && op != Opcode::kStochasticConvert && in.trusted(0) && in.trusted(1) &&
+      in.operand(0).IsArray() && in.operand(1).IsArray()) {
     Shape result;
-    if (!InferElementwiseBinaryDims(op, operand(0), operand(1), &result, error)) return unknown();
+    if (!InferElementwiseBinaryDims(op, in.operand(0), in.operand(1), &result, error)) return in.unknown();
     if (op == Opcode::kCompare) result.element_type = PrimitiveType::kPred;
     if (op == Opcode::kComplex) {
       result.element_type = result.element_type == PrimitiveType::kF64 ? PrimitiveType::kC128
@@ -492,8 +505,8 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
     return table.Intern(result);
   }
   if (IsElementwiseBinary(op)) {
-    if (!known(0)) return unknown();
-    const Shape& x = operand(0);
+    if (!in.known(0)) return in.unknown();
+    const Shape& x = in.operand(0);
     if (op == Opcode::kCompare) return with_type(x, PrimitiveType::kPred);
     if (op == Opcode::kComplex) {
       return with_type(x, x.element_type == PrimitiveType::kF64 ? PrimitiveType::kC128
@@ -503,26 +516,26 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
   }
   switch (op) {
     case Opcode::kSelect: case Opcode::kClamp:
-      return known(1) ? operand(1).id : unknown();
+      return in.known(1) ? in.operand(1).id : in.unknown();
     case Opcode::kTuple: {
       std::vector<ShapeId> elements;
-      for (size_t i = 0; i < ops.size(); ++i) {
-        if (!known(i)) return unknown();
-        elements.push_back(operand(i).id);
+      for (size_t i = 0; i < s.operands.size(); ++i) {
+        if (!in.known(i)) return in.unknown();
+        elements.push_back(in.operand(i).id);
       }
       return table.MakeTuple(elements);
     }
     case Opcode::kGetTupleElement: {
-      if (!known(0) || !operand(0).IsTuple()) return unknown();
-      const auto& elements = operand(0).tuple_shapes;
-      if (s.int_value < 0 || s.int_value >= static_cast<int64_t>(elements.size())) return unknown();
+      if (!in.known(0) || !in.operand(0).IsTuple()) return in.unknown();
+      const auto& elements = in.operand(0).tuple_shapes;
+      if (s.int_value < 0 || s.int_value >= static_cast<int64_t>(elements.size())) return in.unknown();
       return elements[static_cast<size_t>(s.int_value)]->id;
     }
     case Opcode::kWhile:
       return InferWhileShape(s, error);
     case Opcode::kAddDependency: case Opcode::kOptimizationBarrier:
     case Opcode::kReverse: case Opcode::kDomain:
-      return known(0) ? operand(0).id : unknown();
+      return in.known(0) ? in.operand(0).id : in.unknown();
     case Opcode::kAfterAll: {
       Shape token;
       token.element_type = PrimitiveType::kToken;
@@ -534,22 +547,22 @@ ShapeId ModuleParser::InferShape(Opcode op, const InstrScratch& s, std::string* 
       if (!s.called.empty()) {
         if (names_.ComputationNotKnownYet(s.called[0])) {
           NotKnownYet(0);
-          return unknown();
+          return in.unknown();
         }
         const Computation& callee = builder_->computations()[s.called[0]];
         return builder_->instructions()[callee.root].shape;
       }
-      return unknown();
+      return in.unknown();
     case Opcode::kBroadcast: {
-      if (!known(0)) return unknown();
+      if (!in.known(0)) return in.unknown();
       std::vector<int64_t> dims = s.dimensions;
-      for (int64_t d : operand(0).dimensions) dims.push_back(d);
-      return table.MakeArray(operand(0).element_type, dims);
+      for (int64_t d : in.operand(0).dimensions) dims.push_back(d);
+      return table.MakeArray(in.operand(0).element_type, dims);
     }
     case Opcode::kTranspose:
       return InferTransposeShape(s, error);
     default:
-      return unknown();
+      return in.unknown();
   }
 }
 
@@ -573,46 +586,38 @@ bool ModuleParser::HasTrustedShape(InstrId id) const {
 
 // ShapeInference::InferWhileShape on the computations' program shapes.
 ShapeId ModuleParser::InferWhileShape(const InstrScratch& s, std::string* error) {
-  ShapeTable& table = builder_->shapes();
-  const Shape unknown_probe;
-  auto unknown = [&]() { return table.Intern(unknown_probe); };
-  const auto& ops = s.operands;
-  auto operand = [&](size_t i) -> const Shape& { return module_->shape(ops[i]); };
-  auto known = [&](size_t i) {
-    return i < ops.size() && operand(i).element_type != PrimitiveType::kInvalid;
-  };
-  auto trusted = [&](size_t i) { return known(i) && HasTrustedShape(ops[i]); };
-  if (!known(0)) return unknown();
-  if (s.slot_condition == kNoId || s.slot_body == kNoId) return operand(0).id;
+  const InferenceOperands in(*this, s);
+  if (!in.known(0)) return in.unknown();
+  if (s.slot_condition == kNoId || s.slot_body == kNoId) return in.operand(0).id;
   if (names_.ComputationNotKnownYet(s.slot_condition) ||
       names_.ComputationNotKnownYet(s.slot_body)) {
     NotKnownYet(0);
-    return unknown();
+    return in.unknown();
   }
   // ShapeInference::InferWhileShape on the computations' program shapes.
   const Computation& condition = builder_->computations()[s.slot_condition];
   const Computation& body = builder_->computations()[s.slot_body];
   if (condition.parameters().size() != 1) {
     *error = StrCat("Condition must take 1 arguments; got ", condition.parameters().size(), ".");
-    return unknown();
+    return in.unknown();
   }
   if (body.parameters().size() != 1) {
     *error = StrCat("Body must take 1 arguments; got ", body.parameters().size(), ".");
-    return unknown();
+    return in.unknown();
   }
   const InstrId condition_param = condition.parameters()[0];
   const InstrId body_param = body.parameters()[0];
   if (condition_param == kNoId || body_param == kNoId || condition.root == kNoId ||
       body.root == kNoId) {
-    return operand(0).id;
+    return in.operand(0).id;
   }
   auto shape_of = [&](InstrId id) -> const Shape& {
     return shape(builder_->instructions()[id].shape);
   };
-  if (!trusted(0)) return operand(0).id;
+  if (!in.trusted(0)) return in.operand(0).id;
   for (InstrId id : {condition_param, body_param, condition.root, body.root}) {
     if (shape_of(id).element_type == PrimitiveType::kInvalid || !HasTrustedShape(id)) {
-      return operand(0).id;
+      return in.operand(0).id;
     }
   }
   auto program = [&](const Computation& c, InstrId param) {
@@ -622,39 +627,32 @@ ShapeId ModuleParser::InferWhileShape(const InstrScratch& s, std::string* error)
   auto shapes = [&] {
     return StrCat("Condition: ", program(condition, condition_param),
                   "; body: ", program(body, body_param),
-                  "; init: ", ShapeToString(operand(0), false), ".");
+                  "; init: ", ShapeToString(in.operand(0), false), ".");
   };
   const Shape& condition_result = shape_of(condition.root);
   if (!(condition_result.IsArray() && condition_result.rank() == 0 &&
         condition_result.element_type == PrimitiveType::kPred)) {
     *error = StrCat("Condition must return a boolean; got ", shapes(), ".");
-    return unknown();
+    return in.unknown();
   }
   const Shape& body_result = shape_of(body.root);
   if (!Compatible(body_result, shape_of(condition_param)) ||
-      !Compatible(body_result, shape_of(body_param)) || !Compatible(body_result, operand(0))) {
+      !Compatible(body_result, shape_of(body_param)) || !Compatible(body_result, in.operand(0))) {
     *error = StrCat("The parameter of condition and body, the result of the body, and init "
                     "must all have the same shape; got ", shapes(), ".");
-    return unknown();
+    return in.unknown();
   }
-  return operand(0).id;
+  return in.operand(0).id;
 }
 
 ShapeId ModuleParser::InferTransposeShape(const InstrScratch& s, std::string* error) {
   ShapeTable& table = builder_->shapes();
-  const Shape unknown_probe;
-  auto unknown = [&]() { return table.Intern(unknown_probe); };
-  const auto& ops = s.operands;
-  auto operand = [&](size_t i) -> const Shape& { return module_->shape(ops[i]); };
-  auto known = [&](size_t i) {
-    return i < ops.size() && operand(i).element_type != PrimitiveType::kInvalid;
-  };
-  auto trusted = [&](size_t i) { return known(i) && HasTrustedShape(ops[i]); };
-  if (!known(0)) return unknown();
-  if (trusted(0) && operand(0).IsArray()) {
+  const InferenceOperands in(*this, s);
+  if (!in.known(0)) return in.unknown();
+  if (in.trusted(0) && in.operand(0).IsArray()) {
     // ShapeInference::InferTransposeShape.
     std::vector<bool> seen(s.dimensions.size(), false);
-    bool permutation = static_cast<int64_t>(s.dimensions.size()) == operand(0).rank();
+    bool permutation = static_cast<int64_t>(s.dimensions.size()) == in.operand(0).rank();
     for (int64_t d : s.dimensions) {
       if (!permutation) break;
       permutation = d >= 0 && d < static_cast<int64_t>(seen.size()) &&
@@ -664,16 +662,16 @@ ShapeId ModuleParser::InferTransposeShape(const InstrScratch& s, std::string* er
     if (!permutation) {
       *error = StrCat("Transpose dimensions [", StrJoin(s.dimensions, ","),
                       "] are not a permutation of the operand dimensions (operand shape is ",
-                      ShapeToString(operand(0), false), ").");
-      return unknown();
+                      ShapeToString(in.operand(0), false), ").");
+      return in.unknown();
     }
   }
   std::vector<int64_t> dims;
   for (int64_t d : s.dimensions) {
-    if (d < 0 || d >= operand(0).rank()) return unknown();
-    dims.push_back(operand(0).dimensions[static_cast<size_t>(d)]);
+    if (d < 0 || d >= in.operand(0).rank()) return in.unknown();
+    dims.push_back(in.operand(0).dimensions[static_cast<size_t>(d)]);
   }
-  return table.MakeArray(operand(0).element_type, dims);
+  return table.MakeArray(in.operand(0).element_type, dims);
 }
 
 std::optional<int64_t> ModuleParser::IntAttribute(InstrId id, AttrName name) {

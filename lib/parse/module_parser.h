@@ -304,6 +304,7 @@ class ModuleParser : public ValueParser {
   bool CheckScan(InstrScratch& scratch, const InstrOffsets& at);
   // The shape of an instruction written without one. Where XLA's shape
   // inference fails on known operand shapes, sets `error` to its message.
+  class InferenceOperands;
   ShapeId InferShape(Opcode opcode, const InstrScratch& scratch, std::string* error);
   ShapeId InferWhileShape(const InstrScratch& s, std::string* error);
   ShapeId InferTransposeShape(const InstrScratch& s, std::string* error);
@@ -389,6 +390,8 @@ class ModuleParser : public ValueParser {
   // Merges one fragment that starts at the current token, or returns false
   // having changed nothing.
   bool TakeFragment(ModuleParser& half, CompId* entry);
+  // After either merge: reads on past the merged text.
+  void ResumeAfterMerge(const ModuleParser& half);
   // What any merge of `half` needs: the computations it calls that this
   // module defines (into `external_to`), no computation defined on both
   // sides, room for its value keys, shapes and computations.

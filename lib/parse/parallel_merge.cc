@@ -249,13 +249,19 @@ bool ModuleParser::TakeFragment(ModuleParser& half, CompId* entry) {
   }
 
   if (half.fragment_entry_ != kNoId) *entry = half.fragment_entry_ + comp_base;
+  ResumeAfterMerge(half);
+  return true;
+}
+
+// The other thread's text is parsed: its directive markers join the file's,
+// and this thread reads on from where the merged part ends.
+void ModuleParser::ResumeAfterMerge(const ModuleParser& half) {
   HandOverMarkers(lexer_.offset());
   file_.AdoptMarkers(lexer_.offset(), half.lexed_markers_);
   lexer_.Reset(half.fragment_end_);
   RestartMarkers(half.fragment_end_);
   Lex();
   ++merged_fragments_;
-  return true;
 }
 
 bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, InstrId* root,
@@ -286,12 +292,7 @@ bool ModuleParser::TakeContinuation(ModuleParser& half, CompId computation, Inst
     *root_offset = half.continuation_root_offset_;
   }
 
-  HandOverMarkers(lexer_.offset());
-  file_.AdoptMarkers(lexer_.offset(), half.lexed_markers_);
-  lexer_.Reset(half.fragment_end_);
-  RestartMarkers(half.fragment_end_);
-  Lex();
-  ++merged_fragments_;
+  ResumeAfterMerge(half);
   return true;
 }
 
