@@ -130,13 +130,12 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
 // A large file is mapped from the page cache with its page tables filled in
 // one call: no byte is copied and no fresh memory is taken. Fresh memory is
 // what costs most on virtual machines whose host takes back the pages the
-// guest frees: reading 200 MB into fresh pages took 330-410 ms after a few
-// seconds' pause (30-37 ms right after another run), mapping it 90-107 ms
-// either way. The text starts on a 2 MB boundary and the mapping asks for
+// guest frees, far more than mapping the same text (docs/performance.md).
+// The text starts on a 2 MB boundary and the mapping asks for
 // huge pages: where the page cache holds the file in 2 MB folios (a file
 // written in large writes, as XLA writes its dumps, or read in through such
-// a mapping) each is mapped by one entry instead of 512, and the first
-// touch of 200 MB cost 8 ms instead of 33-37. The last partial page is read
+// a mapping) each is mapped by one entry instead of 512, which makes the
+// first touch of the text cheaper. The last partial page is read
 // into zeroed memory after the mapping (the sentinel). Where the file
 // cannot be mapped, it is read into that memory instead. Text released
 // behind its readers leaves the resident set (ReleasePages).

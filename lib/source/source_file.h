@@ -40,11 +40,10 @@ class ReadBuffer {
   // pieces, or a file system or kernel without large folios), mapping it
   // costs a fault and a TLB entry per 4 KB, while memory this thread reuses
   // costs neither, and a dump directory holds the same module after pass
-  // after pass (5 x 200 MB: 2.2-3.1 s instead of 2.6-3.9 s; in 2 MB folios
-  // the two are even, 2.1-2.4 s). A first file, the only one of most runs,
-  // is mapped: fresh memory to read it into would cost more. Larger files
-  // are mapped: their text is released behind the parser, which keeps the
-  // peak near the file's size.
+  // after pass (docs/performance.md, "Read once"). A first file, the only
+  // one of most runs, is mapped: fresh memory to read it into would cost
+  // more. Larger files are mapped: their text is released behind the
+  // parser, which keeps the peak near the file's size.
   static constexpr uint64_t kMaxReusedBytes = uint64_t{256} << 20;
 
   explicit ReadBuffer(uint64_t max_reused_bytes = kMaxReusedBytes)
