@@ -41,6 +41,15 @@ struct ComputationInfo {
   std::optional<InstructionId> root;
 };
 
+// Where an instruction came from in the program that produced the HLO: its
+// `metadata={...}`. Empty strings and line 0 where the metadata says nothing.
+struct ProgramOrigin {
+  std::string op_type;
+  std::string op_name;      // e.g. "jit(f)/jit(main)/dot_general"
+  std::string source_file;
+  int64_t source_line = 0;
+};
+
 struct InstructionInfo {
   InstructionId id = 0;
   std::string name;    // without '%'
@@ -49,6 +58,17 @@ struct InstructionInfo {
   ComputationId computation = 0;
   bool is_root = false;
   Location location;   // its name
+  Location extent;     // its statement (see InstructionAt)
+  std::string sharding;  // the `sharding=` value as written, e.g. "{replicated}"; empty: none
+  std::optional<ProgramOrigin> origin;  // none without metadata
+};
+
+// What a name in the text refers to.
+struct Symbol {
+  enum class Kind { kInstruction, kComputation };
+  Kind kind = Kind::kInstruction;
+  uint32_t id = 0;  // an InstructionId or a ComputationId
+  bool operator==(const Symbol&) const = default;
 };
 
 class Module {
@@ -76,6 +96,20 @@ class Module {
   std::vector<InstructionId> users(InstructionId id) const;
   std::vector<InstructionId> operands(InstructionId id) const;
   std::optional<ComputationId> computation_of(InstructionId id) const;
+  // The computations an instruction calls (calls=, to_apply=, condition=,
+  // body=, branch_computations=, ...), in the order it names them.
+  std::vector<ComputationId> called_computations(InstructionId id) const;
+  // The instructions that call a computation, in id order.
+  std::vector<InstructionId> callers(ComputationId id) const;
+  // `control-predecessors={...}` of an instruction, and the reverse.
+  std::vector<InstructionId> control_predecessors(InstructionId id) const;
+  std::vector<InstructionId> control_successors(InstructionId id) const;
+
+  // The parsed text, and one of its lines (1-based, without the line
+  // break; empty past the end).
+  std::string_view text() const;
+  std::string_view Line(uint32_t line) const;
+  uint32_t LineCount() const;
 
   // The instruction whose statement holds the position: from the start of
   // the line of its name (`ROOT` and indentation included) to where the
@@ -94,6 +128,21 @@ class Module {
   std::string NameAt(Position at) const;
   // Definition(NameAt(at), at): go to definition.
   std::optional<Location> DefinitionAt(Position at) const;
+
+  // The instruction or computation a name refers to, resolved as Definition
+  // does; a name written as an attribute's computation (calls=, to_apply=,
+  // body=, branch_computations={...}, ...) is a computation first.
+  std::optional<Symbol> Resolve(std::string_view name,
+                                std::optional<Position> from = std::nullopt) const;
+  // What the name under the cursor refers to: at a use or at the definition.
+  std::optional<Symbol> SymbolAt(Position at) const;
+  // Where a symbol is defined: the name of an instruction or computation.
+  std::optional<Location> DefinitionOf(Symbol symbol) const;
+  // Where its name is written as a use, in text order: an instruction as an
+  // operand or control predecessor of another, a computation in the
+  // attributes of its callers. Not the definition; names inside strings
+  // and comments are not uses.
+  std::vector<Location> References(Symbol symbol) const;
 
  private:
   struct Impl;

@@ -3,68 +3,50 @@
 // asks (what is here, where is that defined, who uses it).
 #include "hlolint/module.h"
 
+#include "api/module_impl.h"
+
 #include <algorithm>
 #include <exception>
 
 #include "ir/module.h"
 #include "ir/opcode.h"
 #include "ir/shape.h"
+#include "parse/attributes.h"
 #include "parse/parser.h"
 #include "source/source_file.h"
 
 namespace hlolint::api {
 namespace {
 
-bool IsNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '.' || c == '-';
-}
-
-bool IsAnonymous(const hlolint::Module& m, InstrId id) {
-  return m.instr(id).has(Instruction::kAnonymous);
+// A `{...}` value as written, from its opening brace to the matching one;
+// braces inside strings do not count. A value that is not braced: its
+// first token.
+std::string_view BracedValue(std::string_view text, uint32_t begin) {
+  if (begin >= text.size()) return {};
+  if (text[begin] != '{') {
+    uint32_t end = begin;
+    while (end < text.size() && IsNameChar(text[end])) ++end;
+    return text.substr(begin, end - begin);
+  }
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = begin; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && --depth == 0) {
+      return text.substr(begin, i + 1 - begin);
+    }
+  }
+  return text.substr(begin);
 }
 
 }  // namespace
-
-struct Module::Impl {
-  // Declared first, destroyed last: the modules read their names from it.
-  std::unique_ptr<SourceFile> source;
-  std::vector<std::unique_ptr<hlolint::Module>> modules;
-  // The first global id of each module's instructions and computations.
-  std::vector<uint32_t> instruction_base;
-  std::vector<uint32_t> computation_base;
-  std::vector<ParseProblem> errors;
-
-  // A module and its own id for a global one.
-  struct Local {
-    size_t module;
-    uint32_t id;
-  };
-
-  void Parse();
-  Location Locate(uint32_t begin, uint32_t end) const;
-  std::optional<uint32_t> OffsetOf(Position at) const;
-  std::optional<Local> LocalInstruction(InstructionId id) const;
-  std::optional<Local> LocalComputation(ComputationId id) const;
-  // The computations whose text holds `offset`, innermost first (an
-  // unnamed computation inside an attribute, then the one around it).
-  std::vector<Local> ComputationsAt(uint32_t offset) const;
-  std::optional<Local> ComputationAt(uint32_t offset) const {
-    std::vector<Local> around = ComputationsAt(offset);
-    if (around.empty()) return std::nullopt;
-    return around.front();
-  }
-  std::optional<InstrId> InstructionIn(const Local& computation, uint32_t offset) const;
-  std::optional<Location> FindInstruction(size_t module, std::string_view name,
-                                          std::optional<CompId> only_in) const;
-  std::optional<Location> FindComputation(size_t module, std::string_view name) const;
-  ComputationInfo DescribeComputation(const Local& c) const;
-  InstructionInfo DescribeInstruction(const Local& i) const;
-  Location NameLocation(const hlolint::Module& m, InstrId id) const {
-    const Instruction& instr = m.instr(id);
-    return Locate(instr.name_offset, instr.name_offset + m.NameSize(instr));
-  }
-};
 
 void Module::Impl::Parse() {
   uint32_t instructions = 0;
@@ -82,11 +64,28 @@ void Module::Impl::Parse() {
     computation_base.push_back(computations);
     instructions += static_cast<uint32_t>(parsed.module->instruction_count());
     computations += static_cast<uint32_t>(parsed.module->computation_count());
+    IndexStatements(*parsed.module);
     modules.push_back(std::move(parsed.module));
   });
   if (modules.empty() && errors.empty()) {
     // As XLA's parser, which rejects a text without a module.
     errors.push_back({"no HLO module in the text", Locate(0, 0)});
+  }
+}
+
+void Module::Impl::IndexStatements(const hlolint::Module& m) {
+  std::vector<std::vector<NamedStatement>>& by_computation = statements.emplace_back();
+  by_computation.resize(m.computation_count());
+  for (CompId c = 0; c < m.computation_count(); ++c) {
+    std::vector<NamedStatement>& named = by_computation[c];
+    for (InstrId id : m.instructions(c)) {
+      if (!IsAnonymous(m, id)) named.push_back({m.instr(id).name_offset, id});
+    }
+    // Text order already, except where the parser numbers instructions
+    // out of it.
+    std::stable_sort(named.begin(), named.end(), [](const auto& a, const auto& b) {
+      return a.name_offset < b.name_offset;
+    });
   }
 }
 
@@ -129,75 +128,6 @@ std::optional<Module::Impl::Local> Module::Impl::LocalComputation(ComputationId 
   return Local{k, local};
 }
 
-std::vector<Module::Impl::Local> Module::Impl::ComputationsAt(uint32_t offset) const {
-  std::vector<std::pair<uint32_t, Local>> around;  // by size
-  for (size_t k = 0; k < modules.size(); ++k) {
-    const hlolint::Module& m = *modules[k];
-    for (CompId c = 0; c < m.computation_count(); ++c) {
-      const Computation& comp = m.computation(c);
-      if (offset < comp.begin_offset || offset >= comp.end_offset) continue;
-      around.push_back({comp.end_offset - comp.begin_offset, Local{k, c}});
-    }
-  }
-  std::sort(around.begin(), around.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<Local> out;
-  for (const auto& [size, local] : around) out.push_back(local);
-  return out;
-}
-
-// A statement starts at the start of its name's line (`ROOT`, indentation),
-// or right after the previous name where several share a line; it ends
-// where the next starts or at the computation's closing brace.
-std::optional<InstrId> Module::Impl::InstructionIn(const Local& computation,
-                                                   uint32_t offset) const {
-  const hlolint::Module& m = *modules[computation.module];
-  const Computation& comp = m.computation(computation.id);
-  if (offset + 1 >= comp.end_offset) return std::nullopt;  // the closing brace
-  std::optional<InstrId> best;
-  uint32_t best_begin = 0;
-  uint32_t previous_name_end = comp.begin_offset;
-  for (InstrId id : m.instructions(computation.id)) {
-    if (IsAnonymous(m, id)) continue;
-    const Instruction& instr = m.instr(id);
-    const uint32_t line_start = instr.name_offset + 1 - source->Locate(instr.name_offset).column;
-    const uint32_t begin = std::max(line_start, previous_name_end);
-    previous_name_end = instr.name_offset + m.NameSize(instr);
-    if (begin <= offset && (!best || begin >= best_begin)) {
-      best = id;
-      best_begin = begin;
-    }
-  }
-  return best;
-}
-
-std::optional<Location> Module::Impl::FindInstruction(size_t module, std::string_view name,
-                                                      std::optional<CompId> only_in) const {
-  const hlolint::Module& m = *modules[module];
-  auto matches = [&](InstrId id) { return !IsAnonymous(m, id) && m.name(id) == name; };
-  if (only_in) {
-    for (InstrId id : m.instructions(*only_in)) {
-      if (matches(id)) return NameLocation(m, id);
-    }
-    return std::nullopt;
-  }
-  for (InstrId id = 0; id < m.instruction_count(); ++id) {
-    if (matches(id)) return NameLocation(m, id);
-  }
-  return std::nullopt;
-}
-
-std::optional<Location> Module::Impl::FindComputation(size_t module, std::string_view name) const {
-  const hlolint::Module& m = *modules[module];
-  for (CompId c = 0; c < m.computation_count(); ++c) {
-    const Computation& comp = m.computation(c);
-    if (!comp.is_inline && m.computation_name(c) == name) {
-      return Locate(comp.name_offset, comp.name_offset + comp.name_size);
-    }
-  }
-  return std::nullopt;
-}
-
 ComputationInfo Module::Impl::DescribeComputation(const Local& c) const {
   const hlolint::Module& m = *modules[c.module];
   const Computation& comp = m.computation(c.id);
@@ -207,8 +137,7 @@ ComputationInfo Module::Impl::DescribeComputation(const Local& c) const {
   info.name = std::string(m.computation_name(c.id));
   info.module = std::string(m.name());
   info.is_entry = comp.is_entry;
-  info.location = comp.is_inline ? Locate(comp.begin_offset, comp.begin_offset + 1)
-                                  : Locate(comp.name_offset, comp.name_offset + comp.name_size);
+  info.location = ComputationNameLocation(c);
   info.extent = Locate(comp.begin_offset, comp.end_offset);
   for (InstrId id : m.instructions(c.id)) info.instructions.push_back(base + id);
   if (comp.root != kNoId) info.root = base + comp.root;
@@ -226,6 +155,14 @@ InstructionInfo Module::Impl::DescribeInstruction(const Local& i) const {
   if (parent != kNoId) info.computation = computation_base[i.module] + parent;
   info.is_root = m.IsRoot(i.id);
   info.location = NameLocation(m, i.id);
+  info.extent = Locate(StatementBegin(i), StatementEnd(i));
+  if (const Attribute* sharding = m.FindAttribute(i.id, AttrName::kSharding)) {
+    info.sharding = std::string(BracedValue(source->text(), sharding->value_offset));
+  }
+  if (std::optional<OpMetadata> metadata = Metadata(m, i.id)) {
+    info.origin = ProgramOrigin{metadata->op_type, metadata->op_name, metadata->source_file,
+                                metadata->source_line};
+  }
   return info;
 }
 
@@ -320,62 +257,64 @@ std::optional<ComputationId> Module::computation_of(InstructionId id) const {
   return impl_->computation_base[i->module] + parent;
 }
 
-std::optional<InstructionId> Module::InstructionAt(Position at) const {
-  const std::optional<uint32_t> offset = impl_->OffsetOf(at);
-  if (!offset) return std::nullopt;
-  // Outside the statements of an unnamed computation (its braces), the
-  // statement around it holds the position.
-  for (const Impl::Local& c : impl_->ComputationsAt(*offset)) {
-    if (std::optional<InstrId> id = impl_->InstructionIn(c, *offset)) {
-      return impl_->instruction_base[c.module] + *id;
+std::vector<ComputationId> Module::called_computations(InstructionId id) const {
+  const std::optional<Impl::Local> i = impl_->LocalInstruction(id);
+  if (!i) return {};
+  std::vector<ComputationId> out;
+  for (CompId c : impl_->modules[i->module]->called(i->id)) {
+    out.push_back(impl_->GlobalComputation(i->module, c));
+  }
+  return out;
+}
+
+std::vector<InstructionId> Module::callers(ComputationId id) const {
+  const std::optional<Impl::Local> c = impl_->LocalComputation(id);
+  if (!c) return {};
+  const hlolint::Module& m = *impl_->modules[c->module];
+  std::vector<InstructionId> out;
+  for (InstrId i = 0; i < m.instruction_count(); ++i) {
+    const std::span<const CompId> called = m.called(i);
+    if (std::find(called.begin(), called.end(), c->id) != called.end()) {
+      out.push_back(impl_->GlobalInstruction(c->module, i));
     }
   }
-  return std::nullopt;
+  return out;
 }
 
-std::optional<Location> Module::Definition(std::string_view name,
-                                           std::optional<Position> from) const {
-  if (!name.empty() && name.front() == '%') name.remove_prefix(1);
-  if (name.empty()) return std::nullopt;
-  std::optional<Impl::Local> here;
-  if (from) {
-    const std::optional<uint32_t> offset = impl_->OffsetOf(*from);
-    if (offset) here = impl_->ComputationAt(*offset);
+std::vector<InstructionId> Module::control_predecessors(InstructionId id) const {
+  const std::optional<Impl::Local> i = impl_->LocalInstruction(id);
+  if (!i) return {};
+  std::vector<InstructionId> out;
+  for (InstrId p : impl_->modules[i->module]->control_predecessors(i->id)) {
+    out.push_back(impl_->GlobalInstruction(i->module, p));
   }
-  if (here) {
-    if (auto found = impl_->FindInstruction(here->module, name, here->id)) return found;
-    if (auto found = impl_->FindInstruction(here->module, name, std::nullopt)) return found;
-    if (auto found = impl_->FindComputation(here->module, name)) return found;
-  }
-  for (size_t k = 0; k < impl_->modules.size(); ++k) {
-    if (auto found = impl_->FindInstruction(k, name, std::nullopt)) return found;
-  }
-  for (size_t k = 0; k < impl_->modules.size(); ++k) {
-    if (auto found = impl_->FindComputation(k, name)) return found;
-  }
-  return std::nullopt;
+  return out;
 }
 
-std::string Module::NameAt(Position at) const {
-  const std::optional<uint32_t> offset = impl_->OffsetOf(at);
-  if (!offset) return {};
-  const std::string_view text = impl_->source->text();
-  uint32_t begin = *offset;
-  // A cursor right after a name (at its end) names it too.
-  if (begin >= text.size() || !IsNameChar(text[begin])) {
-    if (begin == 0 || !IsNameChar(text[begin - 1])) return {};
-    --begin;
+std::vector<InstructionId> Module::control_successors(InstructionId id) const {
+  const std::optional<Impl::Local> i = impl_->LocalInstruction(id);
+  if (!i) return {};
+  const hlolint::Module& m = *impl_->modules[i->module];
+  const CompId parent = m.parent(i->id);
+  if (parent == kNoId) return {};
+  std::vector<InstructionId> out;
+  for (InstrId s : m.instructions(parent)) {
+    const std::span<const InstrId> predecessors = m.control_predecessors(s);
+    if (std::find(predecessors.begin(), predecessors.end(), i->id) != predecessors.end()) {
+      out.push_back(impl_->GlobalInstruction(i->module, s));
+    }
   }
-  uint32_t end = begin;
-  while (begin > 0 && IsNameChar(text[begin - 1])) --begin;
-  while (end < text.size() && IsNameChar(text[end])) ++end;
-  return std::string(text.substr(begin, end - begin));
+  return out;
 }
 
-std::optional<Location> Module::DefinitionAt(Position at) const {
-  const std::string name = NameAt(at);
-  if (name.empty()) return std::nullopt;
-  return Definition(name, at);
+std::string_view Module::text() const { return impl_->source->text(); }
+
+std::string_view Module::Line(uint32_t line) const {
+  if (line == 0 || line > impl_->source->LineCount()) return {};
+  return impl_->source->Line(line);
 }
+
+uint32_t Module::LineCount() const { return impl_->source->LineCount(); }
+
 
 }  // namespace hlolint::api

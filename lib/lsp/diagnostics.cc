@@ -27,7 +27,7 @@ nlohmann::json RelatedInformation(const std::string& uri, std::string_view text,
     const bool in_document = note.location->path == diagnostic.location.path;
     related.push_back(
         {{"location",
-          {{"uri", in_document ? uri : "file://" + note.location->path},
+          {{"uri", in_document ? uri : UriFromPath(note.location->path)},
            {"range", RangeIn(in_document ? text : std::string_view(), *note.location)}}},
          {"message", note.message}});
   }
@@ -42,10 +42,20 @@ std::string MessageWithUnlocatedNotes(const api::Diagnostic& diagnostic) {
   return message;
 }
 
+std::string RuleDocsUrl(const std::string& pattern, const std::string& rule) {
+  std::string url = pattern;
+  for (size_t at = url.find("{rule}"); at != std::string::npos; at = url.find("{rule}", at)) {
+    url.replace(at, 6, rule);
+    at += rule.size();
+  }
+  return url;
+}
+
 }  // namespace
 
 nlohmann::json PublishDiagnosticsParams(const std::string& uri, std::optional<int64_t> version,
-                                        std::string_view text, const api::LintResult& result) {
+                                        std::string_view text, const api::LintResult& result,
+                                        const std::string& rule_docs_url) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const api::Diagnostic& d : result.diagnostics) {
     nlohmann::json lsp_diagnostic = {{"range", RangeIn(text, d.location)},
@@ -53,9 +63,12 @@ nlohmann::json PublishDiagnosticsParams(const std::string& uri, std::optional<in
                                      {"code", d.rule},
                                      {"source", "hlolint"},
                                      {"message", MessageWithUnlocatedNotes(d)}};
+    if (!rule_docs_url.empty()) {
+      lsp_diagnostic["codeDescription"] = {{"href", RuleDocsUrl(rule_docs_url, d.rule)}};
+    }
     nlohmann::json related = RelatedInformation(uri, text, d);
     if (!related.empty()) lsp_diagnostic["relatedInformation"] = std::move(related);
-    // The fix hint rides in `data` until code actions turn it into an edit.
+    // The fix hint rides in `data`; hover shows it beside the rule.
     if (!d.fix.empty()) lsp_diagnostic["data"] = {{"fix", d.fix}};
     diagnostics.push_back(std::move(lsp_diagnostic));
   }

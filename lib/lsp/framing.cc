@@ -124,9 +124,12 @@ ReadResult MessageReader::Read() {
   ReadResult result;
   result.message = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (result.message.is_discarded()) {
-    return Failure(Status::kBadBody, start, "the body is not JSON");
+    ReadResult failure = Failure(Status::kBadBody, start, "the body is not JSON");
+    failure.body_bytes = body.size();
+    return failure;
   }
   result.status = Status::kMessage;
+  result.body_bytes = body.size();
   return result;
 }
 

@@ -29,6 +29,7 @@ struct ReadResult {
   Status status = Status::kEndOfStream;
   nlohmann::json message;
   std::string error;  // "byte N: ...", with kBadBody and kBadFraming
+  uint64_t body_bytes = 0;  // the body's length, with kMessage and kBadBody
 };
 
 // Reads messages one at a time from a stream it does not own.

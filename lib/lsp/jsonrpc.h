@@ -14,6 +14,7 @@ enum class ErrorCode : int {
   kInvalidParams = -32602,
   kInternalError = -32603,
   kServerNotInitialized = -32002,
+  kRequestCancelled = -32800,
 };
 
 inline nlohmann::json ResultReply(const nlohmann::json& id, nlohmann::json result) {

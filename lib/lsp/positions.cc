@@ -1,5 +1,9 @@
 #include "lsp/positions.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
 namespace hlolint::lsp {
 namespace {
 
@@ -35,9 +39,63 @@ uint32_t Utf16Length(std::string_view utf8) {
   return units;
 }
 
+uint32_t ByteColumn(std::string_view line, uint32_t utf16_units) {
+  uint32_t units = 0;
+  size_t at = 0;
+  while (at < line.size() && units < utf16_units) {
+    const auto byte = static_cast<unsigned char>(line[at]);
+    units += byte >= 0xF0 && byte <= 0xF4 ? 2 : 1;
+    ++at;
+    while (at < line.size() && (static_cast<unsigned char>(line[at]) & 0xC0) == 0x80) ++at;
+  }
+  return static_cast<uint32_t>(at);
+}
+
+std::optional<uint32_t> LspLine(const nlohmann::json& position) {
+  if (!position.is_object()) return std::nullopt;
+  const auto line = position.find("line");
+  if (line == position.end() || !line->is_number_unsigned()) return std::nullopt;
+  const uint64_t value = line->get<uint64_t>();
+  if (value >= UINT32_MAX) return std::nullopt;
+  return static_cast<uint32_t>(value);
+}
+
+bool IsLspPosition(const nlohmann::json& position) {
+  return LspLine(position).has_value() && position.contains("character") &&
+         position["character"].is_number_unsigned();
+}
+
+std::optional<api::Position> ToApiPosition(const nlohmann::json& position,
+                                           std::string_view line_text) {
+  const std::optional<uint32_t> line = LspLine(position);
+  if (!line) return std::nullopt;
+  const auto character = position.find("character");
+  if (character == position.end() || !character->is_number_unsigned()) return std::nullopt;
+  const uint64_t units = std::min<uint64_t>(character->get<uint64_t>(), UINT32_MAX);
+  return api::Position{*line + 1, ByteColumn(line_text, static_cast<uint32_t>(units)) + 1};
+}
+
 nlohmann::json RangeIn(std::string_view text, const api::Location& location) {
   return {{"start", LspPosition(text, location.line, location.column, location.offset)},
           {"end", LspPosition(text, location.end_line, location.end_column, location.end_offset)}};
+}
+
+std::string UriFromPath(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string uri = "file://";
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '/' || c == '-' || c == '_' || c == '.' || c == '~';
+    if (plain) {
+      uri.push_back(c);
+    } else {
+      uri.push_back('%');
+      uri.push_back(kHex[byte >> 4]);
+      uri.push_back(kHex[byte & 15]);
+    }
+  }
+  return uri;
 }
 
 std::string PathFromUri(std::string_view uri) {

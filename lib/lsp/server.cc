@@ -3,65 +3,88 @@
 #include <exception>
 #include <utility>
 
-#include "lsp/diagnostics.h"
+#include "lsp/code_actions.h"
 #include "lsp/framing.h"
+#include "lsp/hover.h"
 #include "lsp/jsonrpc.h"
-#include "lsp/positions.h"
+#include "lsp/navigation.h"
 
 namespace hlolint::lsp {
 namespace {
 
-// LSP's TextDocumentSyncKind.Full: every change sends the whole text.
-constexpr int kSyncFull = 1;
+// LSP's TextDocumentSyncKind.Incremental: a change sends the edited ranges.
+constexpr int kSyncIncremental = 2;
 
 // A JSON-RPC id is a number or a string; anything else makes the message invalid.
 bool IsValidId(const nlohmann::json& id) { return id.is_number_integer() || id.is_string(); }
 
-// params.textDocument.uri, or empty when missing.
-std::string DocumentUri(const nlohmann::json& params) {
-  const auto document = params.find("textDocument");
-  if (document == params.end() || !document->is_object()) return {};
-  const auto uri = document->find("uri");
-  return uri != document->end() && uri->is_string() ? uri->get<std::string>() : std::string();
+bool ClientShowsProgress(const nlohmann::json& params) {
+  const nlohmann::json* capabilities = &params;
+  for (const char* key : {"capabilities", "window", "workDoneProgress"}) {
+    if (!capabilities->is_object() || !capabilities->contains(key)) return false;
+    capabilities = &(*capabilities)[key];
+  }
+  return capabilities->is_boolean() && capabilities->get<bool>();
 }
 
-std::optional<int64_t> DocumentVersion(const nlohmann::json& params) {
-  const nlohmann::json& document = params["textDocument"];
-  const auto version = document.find("version");
-  if (version == document.end() || !version->is_number_integer()) return std::nullopt;
-  return version->get<int64_t>();
+// The requests about one open document (params.textDocument.uri).
+bool IsDocumentRequest(const std::string& method) {
+  return method == "textDocument/hover" || method == "textDocument/definition" ||
+         method == "textDocument/references" || method == "textDocument/documentHighlight" ||
+         method == "textDocument/documentSymbol" || method == "textDocument/codeAction";
 }
 
 }  // namespace
 
 nlohmann::json ServerCapabilities() {
-  return {{"textDocumentSync", {{"openClose", true}, {"change", kSyncFull}}}};
+  return {{"positionEncoding", "utf-16"},
+          {"textDocumentSync",
+           {{"openClose", true}, {"change", kSyncIncremental}, {"save", {{"includeText", false}}}}},
+          {"hoverProvider", true},
+          {"definitionProvider", true},
+          {"referencesProvider", true},
+          {"documentHighlightProvider", true},
+          {"documentSymbolProvider", true},
+          {"workspaceSymbolProvider", true},
+          {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}};
 }
 
-Server::Server(std::istream& in, std::ostream& out, std::ostream& log, api::LintOptions options)
-    : in_(in), out_(out), log_(log), linter_(std::move(options)) {
+Server::Server(std::istream& in, std::ostream& out, std::ostream& log, ServerOptions options)
+    : in_(in),
+      out_(out),
+      log_(log),
+      inbox_mode_(options.inbox),
+      command_line_settings_(std::move(options.settings)),
+      settings_(command_line_settings_),
+      linter_(settings_.lint) {
   for (const api::LintError& error : linter_.option_errors()) {
     log_ << "hlolint lsp: " << error.message << "\n";
   }
 }
 
 int Server::Run() {
-  MessageReader reader(in_);
+  Inbox inbox(in_, inbox_mode_);
   while (!exit_status_) {
-    ReadResult read = reader.Read();
-    switch (read.status) {
+    // Reading on demand cannot tell whether more is coming: lint now.
+    if (inbox_mode_ == Inbox::Mode::kOnDemand) LintDue(Clock::time_point::max());
+    const std::optional<ReadResult> read = inbox.Take(NextLintDue());
+    if (!read) {
+      LintDue(Clock::now());  // the client was quiet until a lint was due
+      continue;
+    }
+    switch (read->status) {
       case ReadResult::Status::kMessage:
-        HandleGuarded(read.message);
+        HandleGuarded(read->message, inbox);
         break;
       case ReadResult::Status::kBadBody:
         // The framing held, so the next message can still be read.
-        log_ << "hlolint lsp: " << read.error << "\n";
-        Send(ErrorReply(nullptr, ErrorCode::kParseError, read.error));
+        log_ << "hlolint lsp: " << read->error << "\n";
+        Send(ErrorReply(nullptr, ErrorCode::kParseError, read->error));
         break;
       case ReadResult::Status::kBadFraming:
         // Where the next message starts is unknown: reply once and stop.
-        log_ << "hlolint lsp: " << read.error << "\n";
-        Send(ErrorReply(nullptr, ErrorCode::kParseError, read.error));
+        log_ << "hlolint lsp: " << read->error << "\n";
+        Send(ErrorReply(nullptr, ErrorCode::kParseError, read->error));
         return 1;
       case ReadResult::Status::kEndOfStream:
         return 1;  // the client went away without `exit`
@@ -76,9 +99,9 @@ int Server::Run() {
 
 // A bug in a handler must cost one request, not the session the editor
 // holds open.
-void Server::HandleGuarded(const nlohmann::json& message) {
+void Server::HandleGuarded(const nlohmann::json& message, Inbox& inbox) {
   try {
-    Handle(message);
+    Handle(message, inbox);
   } catch (const std::exception& e) {
     log_ << "hlolint lsp: internal error: " << e.what() << "\n";
     const bool is_request = message.is_object() && message.contains("method") &&
@@ -87,7 +110,7 @@ void Server::HandleGuarded(const nlohmann::json& message) {
   }
 }
 
-void Server::Handle(const nlohmann::json& message) {
+void Server::Handle(const nlohmann::json& message, Inbox& inbox) {
   const bool is_jsonrpc = message.is_object() && message.contains("jsonrpc") &&
                           message["jsonrpc"] == "2.0";
   if (!is_jsonrpc) {
@@ -101,10 +124,11 @@ void Server::Handle(const nlohmann::json& message) {
   const auto method = message.find("method");
   const auto id = message.find("id");
   if (method == message.end()) {
-    // A response to a request of ours; the server sends none yet.
     if (id == message.end() || (!message.contains("result") && !message.contains("error"))) {
       Send(ErrorReply(nullptr, ErrorCode::kInvalidRequest, "a message without a method"));
+      return;
     }
+    HandleResponse(message);
     return;
   }
   if (!method->is_string() || (id != message.end() && !IsValidId(*id))) {
@@ -114,15 +138,36 @@ void Server::Handle(const nlohmann::json& message) {
   }
   const auto params_it = message.find("params");
   const nlohmann::json params = params_it == message.end() ? nlohmann::json::object() : *params_it;
-  if (id != message.end()) {
-    HandleRequest(*id, method->get<std::string>(), params);
-  } else {
+  if (id == message.end()) {
     HandleNotification(method->get<std::string>(), params);
+  } else if (CancelledWhileWaiting(*id, inbox)) {
+    Send(ErrorReply(*id, ErrorCode::kRequestCancelled, "the request was cancelled"));
+  } else {
+    HandleRequest(*id, method->get<std::string>(), params);
   }
 }
 
+// A `$/cancelRequest` behind the request in the inbox: the client no
+// longer wants the answer. (One that arrives after the answer is ignored.)
+bool Server::CancelledWhileWaiting(const nlohmann::json& id, Inbox& inbox) {
+  bool cancelled = false;
+  inbox.ForEachWaiting([&](const ReadResult& read) {
+    const nlohmann::json& m = read.message;
+    if (read.status != ReadResult::Status::kMessage || !m.is_object()) return;
+    const auto method = m.find("method");
+    const auto params = m.find("params");
+    if (method == m.end() || *method != "$/cancelRequest" || params == m.end() ||
+        !params->is_object()) {
+      return;
+    }
+    const auto cancelled_id = params->find("id");
+    if (cancelled_id != params->end() && *cancelled_id == id) cancelled = true;
+  });
+  return cancelled;
+}
+
 void Server::HandleRequest(const nlohmann::json& id, const std::string& method,
-                           [[maybe_unused]] const nlohmann::json& params) {
+                           const nlohmann::json& params) {
   if (state_ == State::kWaitingForInitialize && method != "initialize") {
     Send(ErrorReply(id, ErrorCode::kServerNotInitialized, "the server is not initialized"));
     return;
@@ -132,20 +177,64 @@ void Server::HandleRequest(const nlohmann::json& id, const std::string& method,
     return;
   }
   if (method == "initialize") {
-    if (state_ != State::kWaitingForInitialize) {
-      Send(ErrorReply(id, ErrorCode::kInvalidRequest, "initialize was already received"));
-      return;
-    }
-    state_ = State::kRunning;
-    Send(ResultReply(id, {{"capabilities", ServerCapabilities()},
-                          {"serverInfo", {{"name", "hlolint"}}}}));
-  } else if (method == "shutdown") {
+    Initialize(id, params);
+    return;
+  }
+  if (method == "shutdown") {
     state_ = State::kShutDown;
     documents_.clear();
+    lint_due_.clear();
     Send(ResultReply(id, nullptr));
-  } else {
-    Send(ErrorReply(id, ErrorCode::kMethodNotFound, "unknown method: " + method));
+    return;
   }
+  if (!params.is_object()) {
+    Send(ErrorReply(id, ErrorCode::kInvalidParams, "params must be an object"));
+    return;
+  }
+  if (method == "workspace/symbol") {
+    for (auto& [uri, document] : documents_) document->Parse();
+    Send(ResultReply(id, WorkspaceSymbols(documents_, params)));
+    return;
+  }
+  if (IsDocumentRequest(method)) {
+    Document* document = FindDocument(params);
+    if (document == nullptr) {
+      Send(ErrorReply(id, ErrorCode::kInvalidParams, "the document is not open"));
+      return;
+    }
+    Send(ResultReply(id, AnswerDocumentRequest(method, *document, params)));
+    return;
+  }
+  Send(ErrorReply(id, ErrorCode::kMethodNotFound, "unknown method: " + method));
+}
+
+nlohmann::json Server::AnswerDocumentRequest(const std::string& method, Document& document,
+                                             const nlohmann::json& params) {
+  document.Parse();
+  if (method == "textDocument/hover") return Hover(document, params);
+  if (method == "textDocument/definition") return Definition(document, params);
+  if (method == "textDocument/references") return References(document, params);
+  if (method == "textDocument/documentHighlight") return DocumentHighlight(document, params);
+  if (method == "textDocument/documentSymbol") return DocumentSymbols(document);
+  // Code actions come from the findings: they must be of this text.
+  if (document.needs_lint()) LintAndPublish(document);
+  return CodeActions(document, params);
+}
+
+void Server::Initialize(const nlohmann::json& id, const nlohmann::json& params) {
+  if (state_ != State::kWaitingForInitialize) {
+    Send(ErrorReply(id, ErrorCode::kInvalidRequest, "initialize was already received"));
+    return;
+  }
+  state_ = State::kRunning;
+  if (params.is_object()) {
+    client_shows_progress_ = ClientShowsProgress(params);
+    const auto options = params.find("initializationOptions");
+    if (options != params.end()) initialization_options_ = *options;
+  }
+  ApplySettings(nullptr);
+  Send(ResultReply(id, {{"capabilities", ServerCapabilities()},
+                        {"serverInfo", {{"name", "hlolint"}, {"version", HLOLINT_VERSION}}}}));
 }
 
 void Server::HandleNotification(const std::string& method, const nlohmann::json& params) {
@@ -155,74 +244,40 @@ void Server::HandleNotification(const std::string& method, const nlohmann::json&
   }
   // Notifications before initialize are dropped (LSP 3.17, initialize).
   if (state_ != State::kRunning || !params.is_object()) return;
-  if (method == "textDocument/didOpen") {
+  if (method == "initialized") {
+    if (client_shows_progress_) RequestProgressToken();
+  } else if (method == "textDocument/didOpen") {
     DidOpen(params);
   } else if (method == "textDocument/didChange") {
     DidChange(params);
   } else if (method == "textDocument/didClose") {
     DidClose(params);
+  } else if (method == "textDocument/didSave") {
+    DidSave(params);
+  } else if (method == "workspace/didChangeConfiguration") {
+    DidChangeConfiguration(params);
+  } else if (method == "workspace/didChangeWatchedFiles") {
+    // A configuration file may have changed: read them again.
+    ApplySettings(nullptr);
   }
-  // `initialized`, `$/...` and every other notification need nothing.
+  // `$/cancelRequest` was seen while its request waited; `$/setTrace` and
+  // every other notification need nothing.
 }
 
-void Server::DidOpen(const nlohmann::json& params) {
-  const std::string uri = DocumentUri(params);
-  // DocumentUri found textDocument to be an object when the uri is not empty.
-  const nlohmann::json* text = nullptr;
-  if (!uri.empty()) {
-    const nlohmann::json& document = params["textDocument"];
-    const auto found = document.find("text");
-    if (found != document.end()) text = &*found;
-  }
-  if (text == nullptr || !text->is_string()) {
-    log_ << "hlolint lsp: didOpen without a textDocument uri and text\n";
-    return;
-  }
-  Document& document = documents_[uri];
-  document.text = text->get<std::string>();
-  document.version = DocumentVersion(params);
-  LintAndPublish(uri, document);
-}
-
-void Server::DidChange(const nlohmann::json& params) {
-  const std::string uri = DocumentUri(params);
-  const auto document = documents_.find(uri);
-  const auto changes = params.find("contentChanges");
-  if (document == documents_.end() || changes == params.end() || !changes->is_array()) {
-    log_ << "hlolint lsp: didChange for a document that is not open: " << uri << "\n";
-    return;
-  }
-  // Full sync: the last change holds the whole text.
-  for (const nlohmann::json& change : *changes) {
-    if (!change.is_object() || change.contains("range") || !change.contains("text") ||
-        !change["text"].is_string()) {
-      log_ << "hlolint lsp: didChange with a change that is not the full text: " << uri << "\n";
-      return;
-    }
-  }
-  if (changes->empty()) return;
-  document->second.text = changes->back()["text"].get<std::string>();
-  document->second.version = DocumentVersion(params);
-  LintAndPublish(uri, document->second);
-}
-
-void Server::DidClose(const nlohmann::json& params) {
-  const std::string uri = DocumentUri(params);
-  if (documents_.erase(uri) == 0) return;
-  // Clear the editor's list: the findings of a closed file would go stale.
-  Send(Notification("textDocument/publishDiagnostics",
-                    {{"uri", uri}, {"diagnostics", nlohmann::json::array()}}));
-}
-
-void Server::LintAndPublish(const std::string& uri, const Document& document) {
-  const api::LintResult result = linter_.LintText(document.text, PathFromUri(uri));
-  for (const api::LintError& error : result.errors) {
-    log_ << "hlolint lsp: " << uri << ": " << error.message << "\n";
-  }
-  Send(Notification("textDocument/publishDiagnostics",
-                    PublishDiagnosticsParams(uri, document.version, document.text, result)));
+void Server::HandleResponse(const nlohmann::json& message) {
+  const nlohmann::json& id = message["id"];
+  if (!id.is_string()) return;
+  const auto request = token_requests_.find(id.get<std::string>());
+  if (request == token_requests_.end()) return;
+  if (message.contains("result")) progress_token_ = request->second;
+  token_requests_.erase(request);
 }
 
 void Server::Send(const nlohmann::json& message) { WriteMessage(out_, message); }
+
+// LSP's MessageType: 1 error, 2 warning, 3 info, 4 log.
+void Server::ShowMessage(int type, const std::string& message) {
+  Send(Notification("window/showMessage", {{"type", type}, {"message", "hlolint: " + message}}));
+}
 
 }  // namespace hlolint::lsp

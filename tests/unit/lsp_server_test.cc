@@ -44,8 +44,12 @@ json DidOpen(const std::string& text, int version = 1) {
 
 json InitializeReply() {
   return json::parse(R"({"jsonrpc":"2.0","id":1,"result":{
-      "capabilities":{"textDocumentSync":{"openClose":true,"change":1}},
-      "serverInfo":{"name":"hlolint"}}})");
+      "capabilities":{"positionEncoding":"utf-16",
+        "textDocumentSync":{"openClose":true,"change":2,"save":{"includeText":false}},
+        "hoverProvider":true,"definitionProvider":true,"referencesProvider":true,
+        "documentHighlightProvider":true,"documentSymbolProvider":true,
+        "workspaceSymbolProvider":true,"codeActionProvider":{"codeActionKinds":["quickfix"]}},
+      "serverInfo":{"name":"hlolint","version":")" HLOLINT_VERSION R"("}}})");
 }
 
 json WrongShapeDiagnostics(int version) {
@@ -200,7 +204,7 @@ TEST_CASE("lsp server: a client that stopped reading ends the session") {
   std::ostringstream out;
   out.setstate(std::ios::badbit);  // as a write to a closed pipe leaves std::cout
   std::ostringstream log;
-  hlolint::lsp::Server server(in, out, log, hlolint::api::LintOptions{});
+  hlolint::lsp::Server server(in, out, log, OneMessageAtATime());
   CHECK(server.Run() == 1);
   CHECK(log.str() == "hlolint lsp: the client stopped reading; exiting\n");
 }

@@ -25,12 +25,21 @@ struct SessionOutput {
   std::string log;
 };
 
-inline SessionOutput RunSession(const std::string& input) {
+// Reads each message when the last is handled, so every change is linted
+// before the next message: the output is the same on every run.
+inline ServerOptions OneMessageAtATime() {
+  ServerOptions options;
+  options.inbox = Inbox::Mode::kOnDemand;
+  return options;
+}
+
+inline SessionOutput RunSession(const std::string& input,
+                                ServerOptions options = OneMessageAtATime()) {
   std::istringstream in(input);
   std::ostringstream out;
   std::ostringstream log;
   SessionOutput session;
-  Server server(in, out, log, api::LintOptions{});
+  Server server(in, out, log, std::move(options));
   session.exit_status = server.Run();
   session.log = log.str();
   // The server's own output must frame correctly too.
