@@ -296,9 +296,18 @@ std::optional<Location> Module::DefinitionAt(Position at) const {
 }
 
 std::optional<Symbol> Module::SymbolAt(Position at) const {
-  const std::string name = NameAt(at);
-  if (name.empty()) return std::nullopt;
-  return Resolve(name, at);
+  const std::optional<uint32_t> offset = impl_->OffsetOf(at);
+  if (!offset) return std::nullopt;
+  const auto [begin, end] = NameTokenAt(impl_->source->text(), *offset);
+  if (begin == end) return std::nullopt;
+  // A computation's own name, where an instruction elsewhere may have it too.
+  for (const Impl::Local& c : impl_->ComputationsAt(begin)) {
+    const Computation& comp = impl_->modules[c.module]->computation(c.id);
+    if (!comp.is_inline && comp.name_offset == begin) {
+      return Symbol{Symbol::Kind::kComputation, impl_->GlobalComputation(c.module, c.id)};
+    }
+  }
+  return Resolve(impl_->source->text().substr(begin, end - begin), at);
 }
 
 std::vector<Location> Module::References(Symbol symbol) const {

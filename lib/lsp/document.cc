@@ -72,7 +72,7 @@ std::string_view Document::text() const {
   return module_ ? module_->text() : std::string_view();
 }
 
-std::string Document::ApplyChanges(const nlohmann::json& changes, std::optional<int64_t> version) {
+std::string Document::ApplyChanges(nlohmann::json& changes, std::optional<int64_t> version) {
   if (!changes.is_array()) return "contentChanges is not an array";
   for (const nlohmann::json& change : changes) {
     if (!change.is_object() || !change.contains("text") || !change["text"].is_string()) {
@@ -89,10 +89,10 @@ std::string Document::ApplyChanges(const nlohmann::json& changes, std::optional<
       return "a content change with a range that is not an LSP Range";
     }
   }
-  for (const nlohmann::json& change : changes) {
-    const std::string& replacement = change["text"].get_ref<const std::string&>();
+  for (nlohmann::json& change : changes) {
+    std::string& replacement = change["text"].get_ref<std::string&>();
     if (!change.contains("range")) {
-      pending_.emplace(replacement);
+      pending_.emplace(std::move(replacement));
       continue;
     }
     if (!pending_) pending_.emplace(std::string(text()));

@@ -46,9 +46,10 @@ class Document {
   std::optional<int64_t> version() const { return version_; }
   uint64_t size() const { return text().size(); }
 
-  // didChange: applies `contentChanges` in order. Empty when they applied;
-  // else what was wrong, and the document is as before.
-  std::string ApplyChanges(const nlohmann::json& changes, std::optional<int64_t> version);
+  // didChange: applies `contentChanges` in order (a whole text moves out of
+  // them). Empty when they applied; else what was wrong, and the document
+  // is as before.
+  std::string ApplyChanges(nlohmann::json& changes, std::optional<int64_t> version);
 
   // Whether the text changed since the last Parse / Lint.
   bool needs_parse() const { return pending_.has_value() || !module_; }

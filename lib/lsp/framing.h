@@ -17,7 +17,8 @@ namespace hlolint::lsp {
 
 // A body longer than this is refused without reading it: a client that
 // sends more is broken or hostile, and buffering it would cost the memory.
-inline constexpr uint64_t kMaxContentLength = uint64_t{256} << 20;
+// A 1 GB dump, escaped as JSON, fits.
+inline constexpr uint64_t kMaxContentLength = uint64_t{2} << 30;
 
 struct ReadResult {
   enum class Status {

@@ -26,7 +26,7 @@ class Inbox {
   using Clock = std::chrono::steady_clock;
 
   // What the reader may hold unread by the server: past it, reading waits.
-  // A 256 MB message (the framing's limit) is always taken.
+  // A message as large as the framing allows is taken when nothing else waits.
   static constexpr uint64_t kMaxQueuedBytes = uint64_t{512} << 20;
 
   enum class Mode {

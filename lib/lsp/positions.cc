@@ -51,27 +51,37 @@ uint32_t ByteColumn(std::string_view line, uint32_t utf16_units) {
   return static_cast<uint32_t>(at);
 }
 
+namespace {
+
+// A JSON integer from 0 up (a client's JSON library may type it signed).
+std::optional<uint64_t> Unsigned(const nlohmann::json& value) {
+  if (value.is_number_unsigned()) return value.get<uint64_t>();
+  if (value.is_number_integer() && value.get<int64_t>() >= 0) return value.get<uint64_t>();
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<uint32_t> LspLine(const nlohmann::json& position) {
   if (!position.is_object()) return std::nullopt;
   const auto line = position.find("line");
-  if (line == position.end() || !line->is_number_unsigned()) return std::nullopt;
-  const uint64_t value = line->get<uint64_t>();
-  if (value >= UINT32_MAX) return std::nullopt;
-  return static_cast<uint32_t>(value);
+  if (line == position.end()) return std::nullopt;
+  const std::optional<uint64_t> value = Unsigned(*line);
+  if (!value || *value >= UINT32_MAX) return std::nullopt;
+  return static_cast<uint32_t>(*value);
 }
 
 bool IsLspPosition(const nlohmann::json& position) {
   return LspLine(position).has_value() && position.contains("character") &&
-         position["character"].is_number_unsigned();
+         Unsigned(position["character"]).has_value();
 }
 
 std::optional<api::Position> ToApiPosition(const nlohmann::json& position,
                                            std::string_view line_text) {
   const std::optional<uint32_t> line = LspLine(position);
   if (!line) return std::nullopt;
-  const auto character = position.find("character");
-  if (character == position.end() || !character->is_number_unsigned()) return std::nullopt;
-  const uint64_t units = std::min<uint64_t>(character->get<uint64_t>(), UINT32_MAX);
+  if (!IsLspPosition(position)) return std::nullopt;
+  const uint64_t units = std::min<uint64_t>(*Unsigned(position["character"]), UINT32_MAX);
   return api::Position{*line + 1, ByteColumn(line_text, static_cast<uint32_t>(units)) + 1};
 }
 

@@ -67,14 +67,14 @@ int Server::Run() {
   while (!exit_status_) {
     // Reading on demand cannot tell whether more is coming: lint now.
     if (inbox_mode_ == Inbox::Mode::kOnDemand) LintDue(Clock::time_point::max());
-    const std::optional<ReadResult> read = inbox.Take(NextLintDue());
+    std::optional<ReadResult> read = inbox.Take(NextLintDue());
     if (!read) {
       LintDue(Clock::now());  // the client was quiet until a lint was due
       continue;
     }
     switch (read->status) {
       case ReadResult::Status::kMessage:
-        HandleGuarded(read->message, inbox);
+        HandleGuarded(std::move(read->message), inbox);
         break;
       case ReadResult::Status::kBadBody:
         // The framing held, so the next message can still be read.
@@ -99,7 +99,7 @@ int Server::Run() {
 
 // A bug in a handler must cost one request, not the session the editor
 // holds open.
-void Server::HandleGuarded(const nlohmann::json& message, Inbox& inbox) {
+void Server::HandleGuarded(nlohmann::json message, Inbox& inbox) {
   try {
     Handle(message, inbox);
   } catch (const std::exception& e) {
@@ -110,7 +110,7 @@ void Server::HandleGuarded(const nlohmann::json& message, Inbox& inbox) {
   }
 }
 
-void Server::Handle(const nlohmann::json& message, Inbox& inbox) {
+void Server::Handle(nlohmann::json& message, Inbox& inbox) {
   const bool is_jsonrpc = message.is_object() && message.contains("jsonrpc") &&
                           message["jsonrpc"] == "2.0";
   if (!is_jsonrpc) {
@@ -137,7 +137,8 @@ void Server::Handle(const nlohmann::json& message, Inbox& inbox) {
     return;
   }
   const auto params_it = message.find("params");
-  const nlohmann::json params = params_it == message.end() ? nlohmann::json::object() : *params_it;
+  nlohmann::json params =
+      params_it == message.end() ? nlohmann::json::object() : std::move(*params_it);
   if (id == message.end()) {
     HandleNotification(method->get<std::string>(), params);
   } else if (CancelledWhileWaiting(*id, inbox)) {
@@ -237,7 +238,7 @@ void Server::Initialize(const nlohmann::json& id, const nlohmann::json& params) 
                         {"serverInfo", {{"name", "hlolint"}, {"version", HLOLINT_VERSION}}}}));
 }
 
-void Server::HandleNotification(const std::string& method, const nlohmann::json& params) {
+void Server::HandleNotification(const std::string& method, nlohmann::json& params) {
   if (method == "exit") {
     exit_status_ = state_ == State::kShutDown ? 0 : 1;
     return;

@@ -47,11 +47,12 @@ class Server {
   enum class State { kWaitingForInitialize, kRunning, kShutDown };
 
   // Message dispatch (server.cc).
-  void HandleGuarded(const nlohmann::json& message, Inbox& inbox);
-  void Handle(const nlohmann::json& message, Inbox& inbox);
+  // Messages are taken by value: a document's text moves out of them, not copied.
+  void HandleGuarded(nlohmann::json message, Inbox& inbox);
+  void Handle(nlohmann::json& message, Inbox& inbox);
   void HandleRequest(const nlohmann::json& id, const std::string& method,
                      const nlohmann::json& params);
-  void HandleNotification(const std::string& method, const nlohmann::json& params);
+  void HandleNotification(const std::string& method, nlohmann::json& params);
   void HandleResponse(const nlohmann::json& message);
   void Initialize(const nlohmann::json& id, const nlohmann::json& params);
   // The answer to a request about one document, parsed first.
@@ -60,8 +61,8 @@ class Server {
   bool CancelledWhileWaiting(const nlohmann::json& id, Inbox& inbox);
 
   // Documents and linting (server_documents.cc).
-  void DidOpen(const nlohmann::json& params);
-  void DidChange(const nlohmann::json& params);
+  void DidOpen(nlohmann::json& params);
+  void DidChange(nlohmann::json& params);
   void DidClose(const nlohmann::json& params);
   void DidSave(const nlohmann::json& params);
   void DidChangeConfiguration(const nlohmann::json& params);

@@ -46,11 +46,11 @@ Document* Server::FindDocument(const nlohmann::json& params) {
   return found == documents_.end() ? nullptr : found->second.get();
 }
 
-void Server::DidOpen(const nlohmann::json& params) {
+void Server::DidOpen(nlohmann::json& params) {
   const std::string uri = DocumentUri(params);
-  const nlohmann::json* text = nullptr;
+  nlohmann::json* text = nullptr;
   if (!uri.empty()) {
-    const nlohmann::json& document = params["textDocument"];
+    nlohmann::json& document = params["textDocument"];
     const auto found = document.find("text");
     if (found != document.end()) text = &*found;
   }
@@ -58,12 +58,12 @@ void Server::DidOpen(const nlohmann::json& params) {
     log_ << "hlolint lsp: didOpen without a textDocument uri and text\n";
     return;
   }
-  documents_[uri] = std::make_unique<Document>(uri, text->get<std::string>(),
-                                               DocumentVersion(params));
+  documents_[uri] = std::make_unique<Document>(
+      uri, std::move(text->get_ref<std::string&>()), DocumentVersion(params));
   ScheduleLint(uri, Clock::duration::zero());
 }
 
-void Server::DidChange(const nlohmann::json& params) {
+void Server::DidChange(nlohmann::json& params) {
   const std::string uri = DocumentUri(params);
   Document* document = FindDocument(params);
   if (document == nullptr) {
@@ -71,8 +71,9 @@ void Server::DidChange(const nlohmann::json& params) {
     return;
   }
   const auto changes = params.find("contentChanges");
-  const std::string error = document->ApplyChanges(
-      changes == params.end() ? nlohmann::json() : *changes, DocumentVersion(params));
+  nlohmann::json none;
+  const std::string error = document->ApplyChanges(changes == params.end() ? none : *changes,
+                                                   DocumentVersion(params));
   if (!error.empty()) {
     log_ << "hlolint lsp: didChange ignored, " << error << ": " << uri << "\n";
     return;
@@ -172,13 +173,13 @@ void Server::LintAndPublish(Document& document) {
                                 FileName(document.path());
     Send(Notification("$/progress",
                       {{"token", *token}, {"value", {{"kind", "end"}, {"message", message}}}}));
-    RequestProgressToken();
   }
   Send(Notification("textDocument/publishDiagnostics",
                     PublishDiagnosticsParams(document.uri(), document.version(),
                                              document.module().text(), findings,
                                              settings_.rule_docs_url)));
   PublishConfigurationErrors(document);
+  if (token) RequestProgressToken();  // for the next long lint
 }
 
 // Errors in a configuration file are shown on that file (the editor lists

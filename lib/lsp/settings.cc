@@ -57,7 +57,8 @@ class SettingsReader {
     } else if (key == "useConfigFiles") {
       ReadUseConfigFiles(value);
     } else if (key == "debounceMs") {
-      if (value.is_number_unsigned() && value.get<uint64_t>() <= 60'000) {
+      if (value.is_number_integer() && value.get<int64_t>() >= 0 &&
+          value.get<int64_t>() <= 60'000) {
         out_.debounce_ms = value.get<uint32_t>();
       } else {
         Error(key, "a number of milliseconds from 0 to 60000");

@@ -74,7 +74,7 @@ TEST_CASE("lsp framing: a truncated body or an absurd length is refused without 
   CHECK(truncated.error == "byte 0: the stream ended inside the body: 2 of 10 bytes");
   // A length past the cap is refused before any of the body is read.
   const ReadResult absurd = ReadOne("Content-Length: 99999999999999\r\n\r\n{}");
-  CHECK(absurd.error == "byte 0: Content-Length 99999999999999 exceeds the limit of 268435456 bytes");
+  CHECK(absurd.error == "byte 0: Content-Length 99999999999999 exceeds the limit of 2147483648 bytes");
   CHECK(ReadOne("Content-Length: 3\r\n\r\n[1]", 2).status == FrameStatus::kBadFraming);
   CHECK(ReadOne("Content-Length: 99999999999999999999999\r\n\r\n").status == FrameStatus::kBadFraming);
 }
