@@ -36,8 +36,8 @@ class Inbox {
   };
 
   Inbox(std::istream& in, Mode mode);
-  // Waits for the reader thread: its stream must end, or the reader must be
-  // between messages (`hlolint lsp` exits without destroying its Inbox).
+  // Waits for the reader thread, so its stream must end (`hlolint lsp`
+  // exits without destroying its Inbox: the client may keep stdin open).
   ~Inbox();
   Inbox(const Inbox&) = delete;
   Inbox& operator=(const Inbox&) = delete;

@@ -63,7 +63,8 @@ Server::Server(std::istream& in, std::ostream& out, std::ostream& log, ServerOpt
 }
 
 int Server::Run() {
-  Inbox inbox(in_, inbox_mode_);
+  inbox_ = std::make_unique<Inbox>(in_, inbox_mode_);
+  Inbox& inbox = *inbox_;
   while (!exit_status_) {
     // Reading on demand cannot tell whether more is coming: lint now.
     if (inbox_mode_ == Inbox::Mode::kOnDemand) LintDue(Clock::time_point::max());
@@ -74,7 +75,7 @@ int Server::Run() {
     }
     switch (read->status) {
       case ReadResult::Status::kMessage:
-        HandleGuarded(std::move(read->message), inbox);
+        HandleGuarded(std::move(read->message));
         break;
       case ReadResult::Status::kBadBody:
         // The framing held, so the next message can still be read.
@@ -99,9 +100,9 @@ int Server::Run() {
 
 // A bug in a handler must cost one request, not the session the editor
 // holds open.
-void Server::HandleGuarded(nlohmann::json message, Inbox& inbox) {
+void Server::HandleGuarded(nlohmann::json message) {
   try {
-    Handle(message, inbox);
+    Handle(message);
   } catch (const std::exception& e) {
     log_ << "hlolint lsp: internal error: " << e.what() << "\n";
     const bool is_request = message.is_object() && message.contains("method") &&
@@ -110,7 +111,7 @@ void Server::HandleGuarded(nlohmann::json message, Inbox& inbox) {
   }
 }
 
-void Server::Handle(nlohmann::json& message, Inbox& inbox) {
+void Server::Handle(nlohmann::json& message) {
   const bool is_jsonrpc = message.is_object() && message.contains("jsonrpc") &&
                           message["jsonrpc"] == "2.0";
   if (!is_jsonrpc) {
@@ -141,7 +142,7 @@ void Server::Handle(nlohmann::json& message, Inbox& inbox) {
       params_it == message.end() ? nlohmann::json::object() : std::move(*params_it);
   if (id == message.end()) {
     HandleNotification(method->get<std::string>(), params);
-  } else if (CancelledWhileWaiting(*id, inbox)) {
+  } else if (CancelledWhileWaiting(*id)) {
     Send(ErrorReply(*id, ErrorCode::kRequestCancelled, "the request was cancelled"));
   } else {
     HandleRequest(*id, method->get<std::string>(), params);
@@ -150,9 +151,9 @@ void Server::Handle(nlohmann::json& message, Inbox& inbox) {
 
 // A `$/cancelRequest` behind the request in the inbox: the client no
 // longer wants the answer. (One that arrives after the answer is ignored.)
-bool Server::CancelledWhileWaiting(const nlohmann::json& id, Inbox& inbox) {
+bool Server::CancelledWhileWaiting(const nlohmann::json& id) {
   bool cancelled = false;
-  inbox.ForEachWaiting([&](const ReadResult& read) {
+  inbox_->ForEachWaiting([&](const ReadResult& read) {
     const nlohmann::json& m = read.message;
     if (read.status != ReadResult::Status::kMessage || !m.is_object()) return;
     const auto method = m.find("method");

@@ -48,8 +48,8 @@ class Server {
 
   // Message dispatch (server.cc).
   // Messages are taken by value: a document's text moves out of them, not copied.
-  void HandleGuarded(nlohmann::json message, Inbox& inbox);
-  void Handle(nlohmann::json& message, Inbox& inbox);
+  void HandleGuarded(nlohmann::json message);
+  void Handle(nlohmann::json& message);
   void HandleRequest(const nlohmann::json& id, const std::string& method,
                      const nlohmann::json& params);
   void HandleNotification(const std::string& method, nlohmann::json& params);
@@ -58,7 +58,7 @@ class Server {
   // The answer to a request about one document, parsed first.
   nlohmann::json AnswerDocumentRequest(const std::string& method, Document& document,
                                        const nlohmann::json& params);
-  bool CancelledWhileWaiting(const nlohmann::json& id, Inbox& inbox);
+  bool CancelledWhileWaiting(const nlohmann::json& id);
 
   // Documents and linting (server_documents.cc).
   void DidOpen(nlohmann::json& params);
@@ -88,6 +88,9 @@ class Server {
   std::ostream& out_;
   std::ostream& log_;
   Inbox::Mode inbox_mode_;
+  // Outlives Run: after `exit` the client may keep the input open, and the
+  // reading thread waits on it (`hlolint lsp` exits without waiting).
+  std::unique_ptr<Inbox> inbox_;
   ServerSettings command_line_settings_;
   nlohmann::json initialization_options_;
   ServerSettings settings_;

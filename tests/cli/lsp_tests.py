@@ -6,6 +6,7 @@ of stalling it."""
 import argparse
 import json
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -239,8 +240,14 @@ def editing_session(hlolint):
     expect_equal(client.request(15, "shutdown", None),
                  {"jsonrpc": "2.0", "id": 15, "result": None}, "shutdown")
     client.notify("exit", None)
-    status, log = client.finish()
-    expect(status == 0, f"exit status 0 after shutdown and exit, got {status}: {log}")
+    # The server exits although the client keeps its input open.
+    try:
+        status = client.server.wait(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        fail("the server did not exit after `exit` while its input stayed open")
+    expect(status == 0, f"exit status 0 after shutdown and exit, got {status}")
+    log = client.finish()[1]
+    expect(re.fullmatch(r"hlolint lsp: byte \d+: the body is not JSON\n", log), f"the log: {log!r}")
 
 
 def quick_edits_session(hlolint):
