@@ -51,7 +51,7 @@ TEST_CASE("lsp document: positions count UTF-16 units and are clamped to the tex
   CHECK_FALSE(text.Replace(json::object(), "z"));
 }
 
-TEST_CASE("lsp document: changes apply in order; a bad one leaves the document as it was") {
+TEST_CASE("lsp document: changes apply in order, and a bad one leaves the document as it was") {
   Document document("file:///d.hlo", "one\ntwo\n", 1);
   CHECK(Apply(document, json::array({Change(Range(0, 0, 0, 3), "ONE"),
                                            Change(Range(1, 0, 1, 0), "2 ")}),

@@ -142,7 +142,7 @@ TEST_CASE("lsp features: a request cancelled while it waited is answered Request
   CHECK(session.messages[3] == Reply(4, nullptr));
 }
 
-TEST_CASE("lsp features: the editor's settings relint every document; wrong ones are shown") {
+TEST_CASE("lsp features: the editor's settings relint every document, and wrong ones are shown") {
   const SessionOutput session = RunSession(
       InitializeWith({{"capabilities", json::object()},
                       {"initializationOptions", {{"ruleDocsUrl", "https://docs.example/{rule}.md"}}}}) +
@@ -158,7 +158,7 @@ TEST_CASE("lsp features: the editor's settings relint every document; wrong ones
   CHECK(session.messages[5] == Reply(2, nullptr));
 }
 
-TEST_CASE("lsp features: saving lints again; closing clears the findings") {
+TEST_CASE("lsp features: saving lints again, closing clears the findings") {
   const json saved = Notify("textDocument/didSave", {{"textDocument", {{"uri", kUri}}}});
   const json closed = Notify("textDocument/didClose", {{"textDocument", {{"uri", kUri}}}});
   const SessionOutput session = RunSession(InitializeWith({{"capabilities", json::object()}}) +

@@ -60,7 +60,7 @@ TEST_CASE("lsp settings: configuration files") {
   CHECK(errors.empty());
 }
 
-TEST_CASE("lsp settings: what is wrong is named; the rest applies") {
+TEST_CASE("lsp settings: what is wrong is named, the rest applies") {
   ServerSettings base;
   std::vector<std::string> errors;
   const ServerSettings out = ApplySettings(base,
