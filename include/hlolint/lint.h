@@ -48,6 +48,12 @@ struct Note {
   std::optional<Location> location;  // none: a note without a location
 };
 
+// A fix that is a text edit: replace `location`'s range with `new_text`.
+struct TextEdit {
+  Location location;
+  std::string new_text;
+};
+
 struct Diagnostic {
   std::string rule;  // e.g. "reshape-not-bitcast"
   Severity severity = Severity::kError;
@@ -59,6 +65,7 @@ struct Diagnostic {
   std::string instruction;
   std::vector<Note> notes;
   std::string fix;          // a one-line hint; may be empty
+  std::optional<TextEdit> edit;  // where the fix is a mechanical edit of the text
   std::string fingerprint;  // stable across line moves (the CLI's baselines use it)
 };
 

@@ -49,6 +49,7 @@ void Resolve(const SourceFile& file, Diagnostic& d) {
   for (DiagnosticNote& note : d.notes) {
     if (note.span) note.resolved = ResolveSpan(file, *note.span);
   }
+  if (d.replacement) d.replacement->resolved = ResolveSpan(file, d.replacement->span);
 }
 
 }  // namespace hlolint

@@ -74,6 +74,15 @@ struct DumpHistory {
   std::optional<DumpPoint> earlier_fixed_after;
 };
 
+// A fix that is a text edit: replace the bytes of `span` with `text`.
+// Offered where the edit is mechanical and certainly right (an editor
+// applies it on request); the prose `fix` says what it does.
+struct Replacement {
+  SourceSpan span;
+  std::string text;
+  ResolvedSpan resolved;  // filled by Resolve()
+};
+
 struct Diagnostic {
   std::string rule;  // e.g. "reshape-not-bitcast"
   Severity severity = Severity::kError;
@@ -85,6 +94,7 @@ struct Diagnostic {
   std::vector<DiagnosticNote> notes;
   std::optional<ProgramSource> source;
   std::string fix;  // optional one-line fix hint
+  std::optional<Replacement> replacement;
   // Inputs of the line-independent fingerprint (see diag/fingerprint.h).
   std::string opcode;
   std::string shape;

@@ -70,8 +70,16 @@ void ReportUnusedSuppressions(const std::vector<Suppression>& suppressions,
       options.known_rules.empty() ? options.rules : options.known_rules;
   const bool every_rule_ran = options.rules.size() >= known.size();
   RuleContext ctx(*self, /*module_name=*/"", out);
-  auto report = [&](SourceSpan span, std::string message, std::string fix) {
-    ctx.ReportAt(span, std::move(message)).Fix(std::move(fix));
+  auto report = [&](SourceSpan span, std::string message, std::string fix,
+                    std::optional<Replacement> edit = std::nullopt) {
+    DiagnosticBuilder d = ctx.ReportAt(span, std::move(message));
+    d.Fix(std::move(fix));
+    if (edit) d.Replace(edit->span, std::move(edit->text));
+  };
+  // The fix of an unused id: remove the comment when it names only that
+  // id, else the id.
+  auto removal = [](const Suppression& s, const SuppressedRule& r) {
+    return Replacement{s.rules.size() == 1 ? s.removal : r.removal, "", {}};
   };
   for (const Suppression& s : suppressions) {
     if (!s.error.empty()) {
@@ -83,7 +91,8 @@ void ReportUnusedSuppressions(const std::vector<Suppression>& suppressions,
       if (r.used) continue;
       if (r.id == "ALL") {
         if (every_rule_ran) {
-          report(r.span, "suppression `ignore[ALL]` silences nothing", "remove the comment");
+          report(r.span, "suppression `ignore[ALL]` silences nothing", "remove the comment",
+                 removal(s, r));
         }
         continue;
       }
@@ -94,9 +103,13 @@ void ReportUnusedSuppressions(const std::vector<Suppression>& suppressions,
         std::vector<std::string_view> ids = {"ALL"};
         for (const Rule* rule : known) ids.push_back(rule->info().id);
         const std::string suggestion = ClosestMatch(r.id, ids);
-        report(r.span, StrCat("suppression names unknown rule '", r.id, "'"),
-               suggestion.empty() ? "see `hlolint --list-rules`"
-                                  : StrCat("did you mean '", suggestion, "'?"));
+        if (suggestion.empty()) {
+          report(r.span, StrCat("suppression names unknown rule '", r.id, "'"),
+                 "see `hlolint --list-rules`");
+        } else {
+          report(r.span, StrCat("suppression names unknown rule '", r.id, "'"),
+                 StrCat("did you mean '", suggestion, "'?"), Replacement{r.span, suggestion, {}});
+        }
         continue;
       }
       if (SelectedRule(options, r.id) == nullptr) continue;
@@ -105,7 +118,8 @@ void ReportUnusedSuppressions(const std::vector<Suppression>& suppressions,
                "put the comment on the line it silences, or on the line before it");
       } else {
         report(r.span, StrCat("suppression of '", r.id, "' silences nothing"),
-               s.rules.size() == 1 ? "remove the comment" : "remove the id from the comment");
+               s.rules.size() == 1 ? "remove the comment" : "remove the id from the comment",
+               removal(s, r));
       }
     }
   }

@@ -51,6 +51,11 @@ DiagnosticBuilder& DiagnosticBuilder::Fix(std::string fix) {
   return *this;
 }
 
+DiagnosticBuilder& DiagnosticBuilder::Replace(SourceSpan span, std::string text) {
+  diagnostic_.replacement = Replacement{span, std::move(text), {}};
+  return *this;
+}
+
 DiagnosticBuilder& DiagnosticBuilder::AssumesXla(XlaChange change) {
   return Note(ctx_->xla().Assumption(change));
 }

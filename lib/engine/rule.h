@@ -81,6 +81,8 @@ class DiagnosticBuilder {
   DiagnosticBuilder& Note(std::string message);  // no location
   DiagnosticBuilder& WithSeverity(Severity severity);
   DiagnosticBuilder& Fix(std::string fix);
+  // The fix as a text edit, where it is mechanical: replace `span` with `text`.
+  DiagnosticBuilder& Replace(SourceSpan span, std::string text);
   // A note saying which XLA the verdict assumes, for a finding whose truth
   // depends on `change` (xla/profile.h).
   DiagnosticBuilder& AssumesXla(XlaChange change);

@@ -71,8 +71,9 @@ void ParseDirective(std::string_view text, size_t pos, size_t line_end, Suppress
       }
       break;
     }
-    s->rules.push_back({std::string(text.substr(begin, pos - begin)),
-                        SourceSpan{static_cast<uint32_t>(begin), static_cast<uint32_t>(pos)}});
+    SuppressedRule& rule = s->rules.emplace_back();
+    rule.id = std::string(text.substr(begin, pos - begin));
+    rule.span = SourceSpan{static_cast<uint32_t>(begin), static_cast<uint32_t>(pos)};
     while (pos < close && IsSpace(text[pos])) ++pos;
     if (pos < close && text[pos] != ',') {
       s->error = "rule ids in `ignore[...]` are separated by commas";
@@ -83,8 +84,36 @@ void ParseDirective(std::string_view text, size_t pos, size_t line_end, Suppress
     s->error = "`ignore[]` names no rule; write `ignore[RULE]` or `ignore[ALL]`";
     return;
   }
+  for (size_t i = 0; i < s->rules.size(); ++i) {
+    // The id up to the next one (its comma and spaces), or from the end of
+    // the one before: `[a, b]` loses "a, " or ", b".
+    SourceSpan& removal = s->rules[i].removal;
+    removal = s->rules[i].span;
+    if (i + 1 < s->rules.size()) {
+      removal.end = s->rules[i + 1].span.begin;
+    } else if (i > 0) {
+      removal.begin = s->rules[i - 1].span.end;
+    }
+  }
   s->reason = std::string(Trim(text.substr(close + 1, line_end - close - 1)));
   s->span.end = static_cast<uint32_t>(close + 1);
+}
+
+// A whole line with its line break.
+SourceSpan LineRemoval(std::string_view text, size_t line_start, size_t line_end) {
+  const size_t end = line_end < text.size() ? line_end + 1 : line_end;
+  return {static_cast<uint32_t>(line_start), static_cast<uint32_t>(end)};
+}
+
+// A comment after code: from the spaces before `//` to the line's end (a
+// `\r` before the line break stays).
+SourceSpan TrailingCommentRemoval(std::string_view text, size_t line_start, size_t slash,
+                                  size_t line_end) {
+  size_t begin = slash;
+  while (begin > line_start && IsSpace(text[begin - 1])) --begin;
+  size_t end = line_end;
+  if (end > slash && text[end - 1] == '\r') --end;
+  return {static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
 }
 
 }  // namespace
@@ -112,6 +141,8 @@ std::vector<Suppression> FindSuppressions(SourceFile& file) {
     ParseDirective(text, at + kSuppressionMarker.size(), line_end, &s);
     const bool standalone = Trim(text.substr(line_start, slash - line_start)).empty();
     s.target_line = standalone ? 0 : s.comment_line;
+    s.removal = standalone ? LineRemoval(text, line_start, line_end)
+                           : TrailingCommentRemoval(text, line_start, slash, line_end);
     found.push_back(std::move(s));
   }
   // A standalone comment silences the next code line. Walk backwards so a

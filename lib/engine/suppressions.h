@@ -25,11 +25,15 @@ inline constexpr std::string_view kUnusedSuppression = "unused-suppression";
 struct SuppressedRule {
   std::string id;     // a rule id, or "ALL"
   SourceSpan span;    // of the id inside the comment
+  SourceSpan removal;  // what to delete to take the id out: with its comma
   bool used = false;  // silenced at least one diagnostic
 };
 
 struct Suppression {
   SourceSpan span;             // the whole `hlolint:` directive
+  // What to delete to remove the comment: its whole line when it stands
+  // alone, else the comment and the spaces before it.
+  SourceSpan removal;
   uint32_t comment_line = 0;
   uint32_t target_line = 0;    // the line it silences (0: none, e.g. at end of file)
   std::vector<SuppressedRule> rules;

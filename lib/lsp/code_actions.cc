@@ -44,6 +44,16 @@ nlohmann::json SuppressAction(const Document& document, const api::Diagnostic& f
           {"edit", {{"changes", {{document.uri(), nlohmann::json::array({edit})}}}}}};
 }
 
+nlohmann::json ApplyFixAction(const Document& document, const api::Diagnostic& finding) {
+  const api::TextEdit& fix = *finding.edit;
+  nlohmann::json edit = {{"range", RangeIn(document.module().text(), fix.location)},
+                         {"newText", fix.new_text}};
+  return {{"title", "Fix: " + finding.fix},
+          {"kind", "quickfix"},
+          {"isPreferred", true},
+          {"edit", {{"changes", {{document.uri(), nlohmann::json::array({edit})}}}}}};
+}
+
 }  // namespace
 
 nlohmann::json CodeActions(const Document& document, const nlohmann::json& params) {
@@ -55,6 +65,9 @@ nlohmann::json CodeActions(const Document& document, const nlohmann::json& param
   for (const api::Diagnostic& finding : document.findings().diagnostics) {
     const uint32_t line = finding.location.line;
     if (line == 0 || line < lines->first || line > lines->last) continue;
+    if (finding.edit) actions.push_back(ApplyFixAction(document, finding));
+    // Silencing an unused suppression with another would be absurd.
+    if (finding.rule == "unused-suppression") continue;
     if (!offered.insert({line, finding.rule}).second) continue;
     actions.push_back(SuppressAction(document, finding));
   }

@@ -1,6 +1,7 @@
-// Code actions for the findings in a range: silence a finding with a
-// `// hlolint: ignore[rule]` comment on the line above it
-// (docs/configuration.md, "Inline suppressions").
+// Code actions for the findings in a range: apply a finding's fix where it
+// is a text edit; silence a finding with a `// hlolint: ignore[rule]`
+// comment on the line above it (docs/configuration.md, "Inline
+// suppressions").
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -192,3 +192,29 @@ TEST_CASE("lsp features: an error in a configuration file is shown on that file"
   CHECK(diagnostic["message"].get<std::string>().find("no-such-rule") != std::string::npos);
   CHECK(session.log.find("no-such-rule") != std::string::npos);
 }
+
+TEST_CASE("lsp features: a fix that is a text edit is a code action, before the suppression") {
+  const std::string text =
+      "HloModule m\n\nENTRY main {\n"
+      "  p = f32[4]{0} parameter(0)  // hlolint: ignore[verify-shap] typo\n"
+      "  ROOT s = f32[5]{0} add(p, p)\n}\n";
+  const json range = {{"start", {{"line", 3}, {"character", 0}}}, {"end", {{"line", 4}, {"character", 0}}}};
+  const SessionOutput session = RunSession(
+      InitializeWith({{"capabilities", json::object()}}) + Frame(Open(kUri, text)) +
+      Frame(Request(2, "textDocument/codeAction",
+                    {{"textDocument", {{"uri", kUri}}}, {"range", range}, {"context", {{"diagnostics", json::array()}}}})) +
+      ShutdownAndExit(3));
+  REQUIRE(session.messages.size() == 4);
+  const json fix_edit = {{"range", {{"start", {{"line", 3}, {"character", 49}}}, {"end", {{"line", 3}, {"character", 60}}}}},
+                         {"newText", "verify-shape"}};
+  const json suppress_edit = {{"range", {{"start", {{"line", 4}, {"character", 0}}}, {"end", {{"line", 4}, {"character", 0}}}}},
+                              {"newText", "  // hlolint: ignore[verify-shape] TODO: why this finding is expected here\n"}};
+  CHECK(session.messages[2] ==
+        Reply(2, json::array({{{"title", "Fix: did you mean 'verify-shape'?"},
+                               {"kind", "quickfix"},
+                               {"isPreferred", true},
+                               {"edit", {{"changes", {{kUri, json::array({fix_edit})}}}}}},
+                              {{"title", "Suppress verify-shape on this line"},
+                               {"kind", "quickfix"},
+                               {"edit", {{"changes", {{kUri, json::array({suppress_edit})}}}}}}})));
+}
