@@ -13,7 +13,8 @@ framing, as an editor does:
 
   open      initialize, then didOpen of the document: the time to write it
             (the client sends the whole text as JSON) and until its
-            publishDiagnostics arrive;
+            publishDiagnostics arrive, and the server's CPU time meanwhile
+            (user + system, all threads: steadier on a shared machine);
   requests  hover, definition, references and documentHighlight on an
             instruction's name, an operand and a called computation
             (calls=/to_apply=/condition=/body=) at --positions places from
@@ -30,11 +31,12 @@ framing, as an editor does:
             the whole text, so only --full-sync-edits of them); the last one
             makes a finding. Time until the last version's diagnostics
             arrive, then one hover to show the server still answers;
-  close     shutdown and exit: the exit status must be 0.
+  close     shutdown and exit: the server must exit with status 0 within
+            20 s of `exit`, its stdin still open (as an editor may leave it).
 
 Prints a table (--json FILE also writes the figures) and exits 1 when the
 protocol misbehaved: no diagnostics, a crash or hang, an error reply other
-than MethodNotFound, a wrong definition line, a non-zero exit status.
+than MethodNotFound, a wrong definition line, no exit or a non-zero status.
 Checks free memory first and refuses a size that would not fit (--force to
 override). Never run as a timed test: CI runs --smoke only, whose figures
 mean nothing. Positions are found by `%name` syntax, as XLA dumps and the
@@ -58,6 +60,7 @@ URI_BASE = "file:///hlolint-lsp-bench/"
 METHOD_NOT_FOUND = -32601
 TARGETS = {"diagnostics_s": 3.0, "hover_ms": 100.0, "definition_ms": 100.0, "memory_x": 2.0}
 POSITION_METHODS = ["hover", "definition", "references", "documentHighlight"]
+EXIT_WAIT_S = 20
 # A tuple index the generated loop condition uses; index 7 of its 2-tuple is a
 # verify-shape finding that leaves the module parseable and every line in place.
 FINDING_SITE, FINDING_FROM, FINDING_TO = b"), index=0", b"0", b"7"
@@ -124,6 +127,8 @@ class Bench:
             self.edits()
             self.memory_figure("memory_at_end")
             self.shut_down()
+            if self.client.orphan_errors:
+                self.problem(f"error replies without an id: {self.client.orphan_errors[:3]}")
         except ProtocolError as e:
             self.problem(str(e))
             self.client.proc.kill()
@@ -158,12 +163,16 @@ class Bench:
             "textDocument": {"uri": self.uri, "languageId": "hlo", "version": 1,
                              "text": "@"}}}).encode()
         prefix, suffix = head.split(b'"@"')
+        cpu_before = self.client.cpu_seconds()
         started, sent = self.client.send(parts=[prefix + b'"', self.escaped, b'"' + suffix])
         arrived, params = self.client.wait_for(
             lambda: self.client.diagnostics_for(self.uri, 1, started), self.args.timeout,
             "diagnostics after didOpen")
+        cpu_after = self.client.cpu_seconds()
         self.figures["open"] = {"send_s": sent - started, "diagnostics_s": arrived - started,
                                 "diagnostics": len(params["diagnostics"])}
+        if cpu_before is not None and cpu_after is not None:
+            self.figures["open"]["server_cpu_s"] = cpu_after - cpu_before
 
     def settle(self):
         """One request after the diagnostics: the server's first answer after
@@ -257,19 +266,22 @@ class Bench:
         else:
             messages = self.full_edits(finding)
         final_version = len(messages) + 1
-        first_sent = None
+        first_sent, cpu_before = None, self.client.cpu_seconds()
         for parts in messages:
             started, last_sent = self.client.send(parts=parts)
             first_sent = first_sent or started
         arrived, params = self.client.wait_for(
             lambda: self.client.diagnostics_for(self.uri, final_version, first_sent),
             self.args.timeout, f"diagnostics for version {final_version}")
+        cpu_after = self.client.cpu_seconds()
         published = self.client.count_notifications("textDocument/publishDiagnostics", first_sent)
         edits = {"kind": self.figures["sync"], "changes": len(messages),
                  "send_s": last_sent - first_sent,
                  "last_change_to_diagnostics_s": arrived - last_sent,
                  "total_s": arrived - first_sent, "diagnostics_published": published,
                  "final_diagnostics": len(params["diagnostics"])}
+        if cpu_before is not None and cpu_after is not None:
+            edits["server_cpu_s"] = cpu_after - cpu_before
         opened_with = self.figures["open"]["diagnostics"]
         if finding >= 0 and len(params["diagnostics"]) <= opened_with:
             self.problem(f"the last edit makes a finding, but its diagnostics list"
@@ -338,16 +350,24 @@ class Bench:
         if "error" in reply:
             self.problem(f"shutdown: error reply {reply['error']}")
         self.client.notify("exit")
+        # `exit` alone must end the server: an editor may keep the pipe open.
+        wait = min(self.args.timeout, EXIT_WAIT_S)
         try:
-            status = self.client.proc.wait(timeout=self.args.timeout)
+            status = self.client.proc.wait(timeout=wait)
         except subprocess.TimeoutExpired:
-            self.client.proc.kill()
-            status = "hung after exit"
+            self.client.proc.stdin.close()
+            try:
+                then = f"it exited with status {self.client.proc.wait(timeout=wait)}"
+            except subprocess.TimeoutExpired:
+                self.client.proc.kill()
+                then = "it was killed"
+            self.figures["exit_status"] = f"none within {wait:g} s of exit"
+            self.problem(f"the server did not exit within {wait:g} s of `exit` while its stdin"
+                         f" stayed open; once the client closed it, {then}{self.client.log()}")
+            return
         self.figures["exit_status"] = status
         if status != 0:
             self.problem(f"exit status {status} after shutdown and exit{self.client.log()}")
-        if self.client.orphan_errors:
-            self.problem(f"error replies without an id: {self.client.orphan_errors[:3]}")
 
 
 # -- the report
@@ -382,8 +402,10 @@ def open_rows(figures, args):
     if opened:
         target = TARGETS["diagnostics_s"]
         rows.append(("didOpen: client writes the text", f"{opened['send_s']:.3f} s", ""))
+        cpu = (f", server CPU {opened['server_cpu_s']:.2f} s" if "server_cpu_s" in opened
+               else "")
         rows.append(("didOpen -> publishDiagnostics",
-                     f"{opened['diagnostics_s']:.3f} s ({opened['diagnostics']} findings)",
+                     f"{opened['diagnostics_s']:.3f} s ({opened['diagnostics']} findings{cpu})",
                      f"<= {target:g} s: {verdict(opened['diagnostics_s'], target)}"))
         if "first_request_ms" in opened:
             rows.append(("  then a hover answered in", f"{opened['first_request_ms']:.1f} ms", ""))
@@ -454,7 +476,8 @@ def edit_rows(figures):
             ("  last change -> its diagnostics",
              f"{edits['last_change_to_diagnostics_s']:.3f} s (first change ->"
              f" {edits['total_s']:.3f} s; {edits['diagnostics_published']} publishDiagnostics,"
-             f" last with {edits['final_diagnostics']} findings)", ""),
+             f" last with {edits['final_diagnostics']} findings;"
+             f" server CPU {edits.get('server_cpu_s', float('nan')):.2f} s)", ""),
             ("  hover after the edits", f"answered in {edits['hover_after_ms']:.1f} ms", "")]
 
 

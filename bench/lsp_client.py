@@ -3,6 +3,7 @@ Content-Length framing, replies matched to requests by id, notifications
 kept with the time they arrived. Python's standard library only."""
 import collections
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -179,6 +180,16 @@ class LspClient:
 
     def log(self):
         return "; server log: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
+
+    def cpu_seconds(self):
+        """User plus system CPU time of the server, all its threads, or None
+        once it is gone: steadier than wall time on a shared machine."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            return None
 
     def memory(self):
         """VmRSS and VmHWM of the server in bytes, or None once it is gone."""
