@@ -1,5 +1,7 @@
 #include "lsp/framing.h"
 
+#include "lsp/json_body.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -121,14 +123,16 @@ ReadResult MessageReader::Read() {
                    "the stream ended inside the body: " + std::to_string(body.size()) + " of " +
                        std::to_string(*content_length) + " bytes");
   }
-  ReadResult result;
-  result.message = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (result.message.is_discarded()) {
-    ReadResult failure = Failure(Status::kBadBody, start, "the body is not JSON");
+  std::string why;
+  std::optional<nlohmann::json> message = ParseJsonBody(body, &why);
+  if (!message) {
+    ReadResult failure = Failure(Status::kBadBody, start, why);
     failure.body_bytes = body.size();
     return failure;
   }
+  ReadResult result;
   result.status = Status::kMessage;
+  result.message = std::move(*message);
   result.body_bytes = body.size();
   return result;
 }

@@ -97,11 +97,14 @@ TEST_CASE("lsp framing: the writer frames what the reader reads") {
   CHECK(invalid.str() == "Content-Length: 14\r\n\r\n{\"text\":\"\xEF\xBF\xBD\"}");
 }
 
-TEST_CASE("lsp framing: deeply nested JSON neither overflows the stack nor fails to frame") {
+TEST_CASE("lsp framing: deeply nested JSON is refused without overflowing the stack") {
   const std::string nested = std::string(100000, '[') + std::string(100000, ']');
   const ReadResult deep =
       ReadOne("Content-Length: " + std::to_string(nested.size()) + "\r\n\r\n" + nested);
-  CHECK(deep.status == FrameStatus::kMessage);
+  CHECK(deep.status == FrameStatus::kBadBody);
+  CHECK(deep.error == "byte 0: the body is nested deeper than 1024 levels");
+  const std::string deepest_allowed = std::string(1024, '[') + std::string(1024, ']');
+  CHECK(ReadOne("Content-Length: 2048\r\n\r\n" + deepest_allowed).status == FrameStatus::kMessage);
   const std::string unclosed(100000, '[');
   CHECK(ReadOne("Content-Length: 100000\r\n\r\n" + unclosed).status == FrameStatus::kBadBody);
 }
