@@ -79,7 +79,7 @@ struct Module::Impl {
                                          std::optional<CompId> only_in) const;
   std::optional<CompId> FindComputation(size_t module, std::string_view name) const;
   // Appends each use of `name` as a name token in [begin, end) of the text:
-  // strings and comments skipped.
+  // strings, comments, attribute names and opcodes skipped.
   void AppendNameUses(uint32_t begin, uint32_t end, std::string_view name,
                       std::vector<Location>* out) const;
   ComputationInfo DescribeComputation(const Local& c) const;

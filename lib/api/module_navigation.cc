@@ -48,6 +48,13 @@ bool IsInComputationAttribute(std::string_view text, uint32_t begin) {
          kComputationAttributes.end();
 }
 
+// Whether the token ending at `end` is an attribute's name (`body=`) or an
+// opcode (`add(`): written there, a name is not a use.
+bool IsAttributeNameOrOpcode(std::string_view text, uint32_t end) {
+  while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) ++end;
+  return end < text.size() && (text[end] == '=' || text[end] == '(');
+}
+
 // [begin, end) of the name token around `offset` (a cursor right after a
 // name names it too); begin == end when there is none.
 std::pair<uint32_t, uint32_t> NameTokenAt(std::string_view text, uint32_t offset) {
@@ -204,7 +211,9 @@ void Module::Impl::AppendNameUses(uint32_t begin, uint32_t end, std::string_view
     } else if (IsNameChar(c)) {
       uint32_t token_end = at;
       while (token_end < end && IsNameChar(text[token_end])) ++token_end;
-      if (text.substr(at, token_end - at) == name) out->push_back(Locate(at, token_end));
+      if (text.substr(at, token_end - at) == name && !IsAttributeNameOrOpcode(text, token_end)) {
+        out->push_back(Locate(at, token_end));
+      }
       at = token_end;
     } else {
       ++at;

@@ -158,3 +158,39 @@ TEST_CASE("api: the instruction at a position in a computation of many statement
   CHECK(Spans(module.References(SymbolAt(module, 1000, 3))) ==
         std::vector<Span>{{1001, 23, 27}});
 }
+
+TEST_CASE("api: while and conditional name their computations") {
+  constexpr const char* kControl = R"(HloModule control
+
+cond {
+  c = s32[] parameter(0)
+  ROOT lt = pred[] compare(c, c), direction=LT
+}
+
+body {
+  b = s32[] parameter(0)
+  ROOT next = s32[] add(b, b)
+}
+
+ENTRY main {
+  i = s32[] parameter(0)
+  w = s32[] while(i), condition=%cond, body=%body
+  ROOT r = s32[] conditional(i, w, w), branch_computations={%body, %body}
+}
+)";
+  const api::Module module = api::Module::FromText(kControl, "control.hlo");
+  REQUIRE(module.errors().empty());
+  auto computation_at = [&](uint32_t line, uint32_t column) {
+    const api::Symbol symbol = SymbolAt(module, line, column);
+    REQUIRE(symbol.kind == api::Symbol::Kind::kComputation);
+    return module.computation(symbol.id)->name;
+  };
+  CHECK(computation_at(15, 34) == "cond");  // condition=%cond
+  CHECK(computation_at(15, 46) == "body");  // body=%body
+  CHECK(computation_at(16, 62) == "body");  // branch_computations={%body, ...}
+  CHECK(computation_at(16, 69) == "body");  // ..., %body}
+  CHECK(Spans(module.References(SymbolAt(module, 3, 1))) == std::vector<Span>{{15, 34, 38}});
+  CHECK(Spans(module.References(SymbolAt(module, 8, 1))) ==
+        std::vector<Span>{{15, 46, 50}, {16, 62, 66}, {16, 69, 73}});
+  CHECK(module.callers(SymbolAt(module, 8, 1).id).size() == 2);
+}
