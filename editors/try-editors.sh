@@ -10,8 +10,10 @@
 # Without --nvim or --emacs it tries the `nvim` and `emacs` on PATH, skipping
 # one that is not installed. A Neovim 0.11 or later is tried three ways: the
 # plugin (vim.lsp.config), the plugin on its vim.lsp.start path (Neovim 0.8
-# to 0.10), and the plugin-free minimal-0.11.lua. Exits non-zero when a
-# session fails or none ran. Not run in CI: installing editors takes long.
+# to 0.10), and the plugin-free minimal-0.11.lua; an Emacs with
+# editors/emacs/init.el (hlolint.el) and with the plugin-free minimal.el.
+# Exits non-zero when a session fails or none ran. Not run in CI:
+# installing editors takes long.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -111,7 +113,7 @@ record() {  # record NAME STATUS
 }
 
 # The configuration files are what docs/editors.md shows.
-for snippet in neovim/init.lua neovim/minimal-0.11.lua emacs/init.el; do
+for snippet in neovim/init.lua neovim/minimal-0.11.lua emacs/init.el emacs/minimal.el; do
   if python3 - "$docs" "$here/$snippet" <<'EOF'
 import sys
 docs, snippet = (open(path, encoding="utf-8").read() for path in sys.argv[1:])
@@ -140,12 +142,12 @@ try_nvim() {  # try_nvim NVIM LABEL CONFIG [VAR=VALUE...]
   record "$label" "$status"
 }
 
-try_emacs() {  # try_emacs EMACS LABEL
-  local emacs=$1 label=$2
+try_emacs() {  # try_emacs EMACS LABEL CONFIG
+  local emacs=$1 label=$2 config=$3
   echo "== $label"
   local status=0
   (cd "$(dirname "$dump")" &&
-    HLOLINT_TRY_CONFIG="$here/emacs/init.el" \
+    HLOLINT_TRY_CONFIG="$here/emacs/$config" \
       timeout 90 "$emacs" --batch -q --no-site-file -l "$here/emacs/try.el" "$(basename "$dump")" \
       </dev/null) || status=$?
   record "$label" "$status"
@@ -174,12 +176,13 @@ done
 for emacs in ${emacses[@]+"${emacses[@]}"}; do
   installed "$emacs" || continue
   version=$("$emacs" --version | head -1 | sed 's/^GNU Emacs //')
-  try_emacs "$emacs" "Emacs $version, editors/emacs/init.el"
+  try_emacs "$emacs" "Emacs $version, editors/emacs/init.el" init.el
+  try_emacs "$emacs" "Emacs $version, editors/emacs/minimal.el" minimal.el
 done
 
 echo "== summary"
 printf '%s\n' "${results[@]}"
-editor_sessions=$((ran - 3))
+editor_sessions=$((ran - 4))
 if [[ $editor_sessions -eq 0 ]]; then
   echo "no editor session ran: install neovim or emacs, or name them with --nvim/--emacs"
   exit 1

@@ -98,6 +98,27 @@ and flymake start from there) and each idle timer once its delay has passed
                        "the initializationOptions ruleDocsUrl gave the link to the rule")
     (unless arrived (error "No diagnostics"))))
 
+(defun hlolint-try-type-after-settings (settings type)
+  "Set the workspace configuration to SETTINGS and tell the server, as a user does."
+  (setq-default eglot-workspace-configuration settings)
+  (call-interactively #'eglot-signal-didChangeConfiguration)
+  (prog1 (hlolint-try-wait (lambda () (let ((diagnostics (flymake-diagnostics)))
+                                        (and (= (length diagnostics) 1)
+                                             (eq (flymake-diagnostic-type (car diagnostics)) type)))))
+    (hlolint-try-say "after eglot-signal-didChangeConfiguration with %S: %s" settings
+                     (mapconcat (lambda (d) (format "%s: %s" (hlolint-try-position (flymake-diagnostic-beg d))
+                                                    (flymake-diagnostic-type d)))
+                                (flymake-diagnostics) ", "))))
+
+(defun hlolint-try-settings-change ()
+  "New settings while the server runs: the finding becomes a note, then a warning again."
+  (let ((configured (default-value 'eglot-workspace-configuration)))
+    (hlolint-try-check (hlolint-try-type-after-settings
+                        '(:hlolint (:severityOverrides (:verify-shape "note"))) 'eglot-note)
+                       "the finding became a note")
+    (hlolint-try-check (hlolint-try-type-after-settings configured 'eglot-warning)
+                       "the finding is a warning again")))
+
 (defun hlolint-try-hover ()
   (hlolint-try-goto "^ *sum =" "sum")
   (let (shown)
@@ -190,8 +211,10 @@ and flymake start from there) and each idle timer once its delay has passed
       (hlolint-try-check cleared "the suppressed finding went away after the edit"))))
 
 (defun hlolint-try-mode-of (name)
-  "The major mode Emacs picks for a file called NAME."
+  "The major mode Emacs picks for a file called NAME.
+In a directory of its own, so that eglot does not take the buffer in."
   (with-temp-buffer
+    (setq default-directory "/hlolint-try-names/")
     (setq buffer-file-name (expand-file-name name))
     (let ((hlo-mode-hook nil))
       (set-auto-mode))
@@ -220,6 +243,7 @@ and flymake start from there) and each idle timer once its delay has passed
   (hlolint-try-say "file %s: %s" (file-name-nondirectory file) major-mode)
   (hlolint-try-check (eq major-mode 'hlo-mode) "the dump is in hlo-mode")
   (hlolint-try-diagnostics)
+  (hlolint-try-settings-change)
   (hlolint-try-hover)
   (hlolint-try-definition "^ *sum =" "p1" "^ *p1 =" 3)
   (hlolint-try-definition "^ *total =" "add_f32" "^add_f32 {" 1)

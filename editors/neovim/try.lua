@@ -113,6 +113,34 @@ local function try_diagnostics(buf)
   return arrived
 end
 
+-- New settings while the server runs: the finding becomes a note (an
+-- INFO), and the configured settings make it a warning again.
+local function severity_after_settings(buf, settings, severity)
+  for _, client in ipairs(vim.lsp.get_clients and vim.lsp.get_clients({ name = 'hlolint' })
+      or vim.tbl_values(vim.lsp.buf_get_clients(buf))) do
+    if vim.fn.has('nvim-0.11') == 1 then
+      client:notify('workspace/didChangeConfiguration', { settings = settings })
+    else
+      client.notify('workspace/didChangeConfiguration', { settings = settings })
+    end
+  end
+  local changed = vim.wait(TIMEOUT_MS, function()
+    local d = vim.diagnostic.get(buf)
+    return #d == 1 and d[1].severity == severity
+  end, 20)
+  say('after workspace/didChangeConfiguration %s:', vim.inspect(settings, { newline = ' ', indent = '' }))
+  show_diagnostics(buf)
+  return changed
+end
+
+local function try_settings_change(buf)
+  check(severity_after_settings(buf, { hlolint = { severityOverrides = { ['verify-shape'] = 'note' } } },
+    vim.diagnostic.severity.INFO), 'the finding became a note')
+  local configured = clients(buf)[1].config.settings
+  check(severity_after_settings(buf, configured, vim.diagnostic.severity.WARN),
+    'the finding is a warning again')
+end
+
 local function try_hover(win, buf)
   put_cursor(win, buf, '^%s*sum =', 'sum')
   vim.lsp.buf.hover()
@@ -273,6 +301,7 @@ local function try_all()
   if not try_diagnostics(buf) then
     return  -- no server, or it does not answer: the rest would only wait
   end
+  try_settings_change(buf)
   try_hover(win, buf)
   try_definition(win, buf, '^%s*sum =', 'p1', '^%s*p1 =', 2)
   try_definition(win, buf, '^%s*total =', 'add_f32', '^add_f32 {', 0)
