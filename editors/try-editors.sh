@@ -142,12 +142,13 @@ try_nvim() {  # try_nvim NVIM LABEL CONFIG [VAR=VALUE...]
   record "$label" "$status"
 }
 
-try_emacs() {  # try_emacs EMACS LABEL CONFIG
+try_emacs() {  # try_emacs EMACS LABEL CONFIG [VAR=VALUE...]
   local emacs=$1 label=$2 config=$3
+  shift 3
   echo "== $label"
   local status=0
   (cd "$(dirname "$dump")" &&
-    HLOLINT_TRY_CONFIG="$here/emacs/$config" \
+    env HLOLINT_TRY_CONFIG="$here/emacs/$config" "$@" \
       timeout 90 "$emacs" --batch -q --no-site-file -l "$here/emacs/try.el" "$(basename "$dump")" \
       </dev/null) || status=$?
   record "$label" "$status"
@@ -166,17 +167,17 @@ installed() {
 for nvim in ${nvims[@]+"${nvims[@]}"}; do
   installed "$nvim" || continue
   version=$("$nvim" --version | head -1 | sed 's/^NVIM v//')
-  try_nvim "$nvim" "Neovim $version, editors/neovim/init.lua" init.lua
+  try_nvim "$nvim" "Neovim $version, editors/neovim/init.lua" init.lua HLOLINT_TRY_CONFIG_SAVES=1
   if [[ $(printf '%s\n' 0.11 "$version" | sort -V | head -1) == 0.11 ]]; then
     try_nvim "$nvim" "Neovim $version, editors/neovim/init.lua on vim.lsp.start" init.lua \
-      HLOLINT_TRY_WITHOUT_LSP_CONFIG=1
+      HLOLINT_TRY_CONFIG_SAVES=1 HLOLINT_TRY_WITHOUT_LSP_CONFIG=1
     try_nvim "$nvim" "Neovim $version, editors/neovim/minimal-0.11.lua" minimal-0.11.lua
   fi
 done
 for emacs in ${emacses[@]+"${emacses[@]}"}; do
   installed "$emacs" || continue
   version=$("$emacs" --version | head -1 | sed 's/^GNU Emacs //')
-  try_emacs "$emacs" "Emacs $version, editors/emacs/init.el" init.el
+  try_emacs "$emacs" "Emacs $version, editors/emacs/init.el" init.el HLOLINT_TRY_CONFIG_SAVES=1
   try_emacs "$emacs" "Emacs $version, editors/emacs/minimal.el" minimal.el
 done
 

@@ -110,5 +110,31 @@ Settings that may change while the server runs belong in
 (with-eval-after-load 'eglot
   (add-to-list 'eglot-server-programs '(hlo-mode . hlolint-eglot-contact)))
 
+(defvar eglot--servers-by-project)
+(declare-function eglot--major-modes "eglot")
+(declare-function jsonrpc-notify "jsonrpc")
+
+(defun hlolint--file-uri (file)
+  (if (fboundp 'eglot-path-to-uri)
+      (eglot-path-to-uri file)
+    (with-no-warnings (eglot--path-to-uri file))))
+
+(defun hlolint-tell-servers-config-saved ()
+  "Tell the hlolint servers that this buffer, a .hlolint.json, changed.
+The server reads the .hlolint.json files again when it hears that a
+watched file changed; eglot watches no files for it."
+  (when (and (featurep 'eglot) buffer-file-name
+             (equal (file-name-nondirectory buffer-file-name) ".hlolint.json"))
+    (let ((changes `[(:uri ,(hlolint--file-uri buffer-file-name) :type 2)]))
+      (maphash (lambda (_project servers)
+                 (dolist (server servers)
+                   (when (memq 'hlo-mode (eglot--major-modes server))
+                     (jsonrpc-notify server :workspace/didChangeWatchedFiles
+                                     `(:changes ,changes)))))
+               eglot--servers-by-project))))
+
+;;;###autoload
+(add-hook 'after-save-hook #'hlolint-tell-servers-config-saved)
+
 (provide 'hlolint)
 ;;; hlolint.el ends here

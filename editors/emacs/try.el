@@ -5,7 +5,13 @@
 ;; runs (flymake, xref, eldoc, imenu, eglot-code-actions).  Prints what the
 ;; editor shows; exits non-zero when an answer is not the expected one.
 ;;
-;;   emacs --batch -Q -l editors/emacs/try.el FILE
+;;   emacs --batch -q --no-site-file -l editors/emacs/try.el FILE
+;;
+;; (Not -Q: an eglot installed as a Debian package lives in site-lisp.)
+;; HLOLINT_TRY_CONFIG_SAVES=1 also tries saving a .hlolint.json (hlolint.el
+;; tells the server; minimal.el does not).  HLOLINT_TRY_HLO_NAMES and
+;; HLOLINT_TRY_OTHER_NAMES: file names, one a line, that must and must not
+;; open in `hlo-mode'.
 
 ;;; Code:
 
@@ -118,6 +124,27 @@ and flymake start from there) and each idle timer once its delay has passed
                        "the finding became a note")
     (hlolint-try-check (hlolint-try-type-after-settings configured 'eglot-warning)
                        "the finding is a warning again")))
+
+(defun hlolint-try-config-file ()
+  "A .hlolint.json saved beside the dump: the finding goes, and comes back."
+  (if (not (equal (getenv "HLOLINT_TRY_CONFIG_SAVES") "1"))
+      (hlolint-try-say "saving .hlolint.json: not tried (this configuration does not tell the server)")
+    (hlolint-try-config-file-saves)))
+
+(defun hlolint-try-config-file-saves ()
+  (let ((config (expand-file-name ".hlolint.json")))
+    (dolist (step '(("{\"ignore\": [\"verify-shape\"]}" 0 "the configuration file took the finding away")
+                    ("{}" 1 "the finding came back")))
+      (with-current-buffer (find-file-noselect config)
+        (erase-buffer)
+        (insert (car step))
+        (save-buffer))
+      (hlolint-try-check (hlolint-try-wait (lambda () (= (length (flymake-diagnostics)) (nth 1 step))))
+                         (nth 2 step))
+      (hlolint-try-say "after saving .hlolint.json %s: %d diagnostics" (car step)
+                       (length (flymake-diagnostics))))
+    (kill-buffer (get-file-buffer config))
+    (delete-file config)))
 
 (defun hlolint-try-hover ()
   (hlolint-try-goto "^ *sum =" "sum")
@@ -244,6 +271,7 @@ In a directory of its own, so that eglot does not take the buffer in."
   (hlolint-try-check (eq major-mode 'hlo-mode) "the dump is in hlo-mode")
   (hlolint-try-diagnostics)
   (hlolint-try-settings-change)
+  (hlolint-try-config-file)
   (hlolint-try-hover)
   (hlolint-try-definition "^ *sum =" "p1" "^ *p1 =" 3)
   (hlolint-try-definition "^ *total =" "add_f32" "^add_f32 {" 1)

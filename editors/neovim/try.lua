@@ -8,6 +8,10 @@
 --
 -- HLOLINT_TRY_WITHOUT_LSP_CONFIG=1 hides vim.lsp.config, so that the
 -- plugin takes the vim.lsp.start path of Neovim 0.8 to 0.10.
+-- HLOLINT_TRY_CONFIG_SAVES=1 also tries saving a .hlolint.json (the plugin
+-- tells the server; the minimal configuration does not).
+-- HLOLINT_TRY_HLO_NAMES and HLOLINT_TRY_OTHER_NAMES: file names, one a line,
+-- that must and must not get the hlo filetype.
 local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
 vim.opt.runtimepath:prepend(here)
 if vim.env.HLOLINT_TRY_WITHOUT_LSP_CONFIG == '1' then
@@ -139,6 +143,28 @@ local function try_settings_change(buf)
   local configured = clients(buf)[1].config.settings
   check(severity_after_settings(buf, configured, vim.diagnostic.severity.WARN),
     'the finding is a warning again')
+end
+
+-- A .hlolint.json saved beside the dump: the finding goes, and comes back
+-- when the file allows it again.
+local function try_config_file(win, buf)
+  if vim.env.HLOLINT_TRY_CONFIG_SAVES ~= '1' then
+    say('saving .hlolint.json: not tried (this configuration does not tell the server)')
+    return
+  end
+  local config = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':p:h') .. '/.hlolint.json'
+  local function save(text, count)
+    vim.cmd('silent split ' .. vim.fn.fnameescape(config))
+    vim.api.nvim_buf_set_lines(0, 0, -1, false, { text })
+    vim.cmd('silent write | close')
+    vim.api.nvim_set_current_win(win)
+    local arrived = vim.wait(TIMEOUT_MS, function() return #vim.diagnostic.get(buf) == count end, 20)
+    say('after saving .hlolint.json %s: %d diagnostics', text, #vim.diagnostic.get(buf))
+    return arrived
+  end
+  check(save('{"ignore": ["verify-shape"]}', 0), 'the configuration file took the finding away')
+  check(save('{}', 1), 'the finding came back')
+  os.remove(config)
 end
 
 local function try_hover(win, buf)
@@ -302,6 +328,7 @@ local function try_all()
     return  -- no server, or it does not answer: the rest would only wait
   end
   try_settings_change(buf)
+  try_config_file(win, buf)
   try_hover(win, buf)
   try_definition(win, buf, '^%s*sum =', 'p1', '^%s*p1 =', 2)
   try_definition(win, buf, '^%s*total =', 'add_f32', '^add_f32 {', 0)
@@ -313,8 +340,11 @@ local function try_all()
   try_filetypes()
 end
 
+-- Nested: the commands the session runs fire their autocommands (BufWritePost
+-- for a .hlolint.json) as they do when a user types them.
 vim.api.nvim_create_autocmd('VimEnter', {
   once = true,
+  nested = true,
   callback = function()
     local ok, error = pcall(try_all)
     check(ok, tostring(error))

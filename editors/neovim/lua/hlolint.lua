@@ -137,12 +137,45 @@ local function enable_with_start_client(opts)
   })
 end
 
+local function hlolint_clients()
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ name = 'hlolint' })
+  end
+  return vim.tbl_filter(function(client)
+    return client.name == 'hlolint'
+  end, vim.lsp.get_active_clients())
+end
+
+local function notify(client, method, params)
+  if has('0.11') then
+    client:notify(method, params)
+  else
+    client.notify(method, params)
+  end
+end
+
+-- The server reads the .hlolint.json files again when it hears that a
+-- watched file changed. Neovim watches no files for it: saving one tells it.
+local function tell_servers_on_config_save()
+  vim.api.nvim_create_autocmd('BufWritePost', {
+    group = vim.api.nvim_create_augroup('hlolint_config_files', { clear = true }),
+    pattern = '.hlolint.json',
+    callback = function(args)
+      local uri = vim.uri_from_fname(vim.fn.fnamemodify(vim.api.nvim_buf_get_name(args.buf), ':p'))
+      for _, client in ipairs(hlolint_clients()) do
+        notify(client, 'workspace/didChangeWatchedFiles', { changes = { { uri = uri, type = 2 } } })
+      end
+    end,
+  })
+end
+
 -- Which client API setup() used (for :lua print(require('hlolint').client_api)).
 M.client_api = nil
 
 function M.setup(opts)
   opts = vim.tbl_extend('force', M.defaults, opts or {})
   add_filetype()
+  tell_servers_on_config_save()
   if vim.lsp.config and vim.lsp.enable then
     M.client_api = 'vim.lsp.config'
     enable_with_lsp_config(opts)
