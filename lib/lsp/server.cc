@@ -260,7 +260,7 @@ void Server::HandleNotification(const std::string& method, nlohmann::json& param
     DidChangeConfiguration(params);
   } else if (method == "workspace/didChangeWatchedFiles") {
     // A configuration file may have changed: read them again.
-    ApplySettings(nullptr);
+    ApplySettings(workspace_settings_);
   }
   // `$/cancelRequest` was seen while its request waited; `$/setTrace` and
   // every other notification need nothing.

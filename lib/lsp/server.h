@@ -93,6 +93,9 @@ class Server {
   std::unique_ptr<Inbox> inbox_;
   ServerSettings command_line_settings_;
   nlohmann::json initialization_options_;
+  // The editor's workspace settings in effect: reading the configuration
+  // files again must not drop them.
+  nlohmann::json workspace_settings_;
   ServerSettings settings_;
   api::Linter linter_;
   State state_ = State::kWaitingForInitialize;

@@ -95,7 +95,7 @@ void Server::DidClose(const nlohmann::json& params) {
 void Server::DidSave(const nlohmann::json& params) {
   const std::string uri = DocumentUri(params);
   if (IsConfigurationFile(uri)) {
-    ApplySettings(nullptr);  // every document may be linted differently now
+    ApplySettings(workspace_settings_);  // every document may be linted differently now
     return;
   }
   if (documents_.contains(uri)) ScheduleLint(uri, Clock::duration::zero());
@@ -123,6 +123,7 @@ void Server::ApplySettings(const nlohmann::json& workspace_settings) {
   if (linter.option_errors().empty()) {
     settings_ = std::move(settings);
     linter_ = std::move(linter);
+    workspace_settings_ = workspace_settings;
   }
   ScheduleLintOfAll();
 }

@@ -630,6 +630,50 @@ class Docs(TempDirTest):
         self.assertEqual(sorted(in_help - in_table), [], "in --help, not in docs/cli.md's table")
         self.assertEqual(sorted(in_table - in_help), [], "in docs/cli.md's table, not in --help")
 
+    def editors_md_section(self, start, end):
+        with open(os.path.join(SOURCE, "docs/editors.md"), encoding="utf-8") as f:
+            text = f.read()
+        return text[text.index(start):text.index(end)]
+
+    def test_editors_md_lsp_options_match_help(self):
+        """The options table of editors.md's "Any other LSP client" names
+        exactly the options `hlolint lsp --help` lists."""
+        in_help = set(re.findall(r"^  (?:-\S+,)?(--[a-z][a-z-]*)", run(["lsp", "--help"]).stdout, re.M))
+        in_help.discard("--help")
+        self.assertIn("--debounce-ms", in_help)
+        section = self.editors_md_section("## Any other LSP client", "### Settings")
+        rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+        in_table = set()
+        for cell in rows:
+            in_table.update(re.findall(r"`(--[a-z][a-z-]*)", cell))
+        self.assertEqual(sorted(in_help ^ in_table), [], "options of `hlolint lsp --help` vs. editors.md")
+
+    def test_editors_md_settings_are_the_servers(self):
+        """editors.md's settings table has the keys lib/lsp/settings.cc reads,
+        and the server takes each as a setting (a wrong value is reported as
+        that setting's) or leaves it to the client; another key is unknown."""
+        section = self.editors_md_section("### Settings", "## Without the language server")
+        keys = []
+        for line in section.splitlines():
+            if line.startswith("| `"):
+                keys += re.findall(r"`([A-Za-z]+)`", line.split("|")[1])
+        client_side = {"path", "args", "trace"}
+        with open(os.path.join(SOURCE, "lib/lsp/settings.cc"), encoding="utf-8") as f:
+            in_source = set(re.findall(r'key == "(\w+)"', f.read()))
+        self.assertEqual(sorted(set(keys) ^ in_source), [], "editors.md's settings vs. lib/lsp/settings.cc")
+        options = {key: [1] for key in keys + ["notASetting"]}
+        messages = [json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                "params": {"capabilities": {}, "initializationOptions": options}}),
+                    json.dumps({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}),
+                    json.dumps({"jsonrpc": "2.0", "method": "exit"})]
+        framed = "".join(f"Content-Length: {len(m)}\r\n\r\n{m}" for m in messages)
+        p = run(["lsp"], stdin=framed)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        shown = sorted(re.findall(r"hlolint lsp: (.*)", p.stderr))
+        wanted = sorted([f"setting '{key}': " for key in keys if key not in client_side] +
+                        ["unknown setting 'notASetting'"])
+        self.assertEqual([line.split("expected")[0] for line in shown], wanted)
+
     def test_dump_directories_walk_through_is_real_output(self):
         """Each `$ command` in docs/dump-directories.md's console blocks,
         run from the source directory, prints exactly what the page shows."""
@@ -680,7 +724,9 @@ class Docs(TempDirTest):
         self.assertEqual(matched, [e for e in expected if e[3] in severities])
 
     def test_vscode_problem_matcher_matches_concise_output(self):
-        tasks = json.loads(self.json_blocks("docs/editors.md")[0])["tasks"]
+        # The tasks.json block: the page has other JSON before it.
+        tasks = next(json.loads(block)["tasks"] for block in self.json_blocks("docs/editors.md")
+                     if '"problemMatcher"' in block)
         lines, expected = self.concise_and_json()
         self.assertGreater(len(expected), 0)
         for task in tasks:

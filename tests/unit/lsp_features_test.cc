@@ -158,6 +158,22 @@ TEST_CASE("lsp features: the editor's settings relint every document, and wrong 
   CHECK(session.messages[5] == Reply(2, nullptr));
 }
 
+TEST_CASE("lsp features: reading the configuration files again keeps the editor's settings") {
+  const json as_warning = Settings({{"severityOverrides", {{"verify-shape", "warning"}}}});
+  const json change = {{"uri", "file:///lsp-features/.hlolint.json"}, {"type", 2}};
+  const json watched_file_changed =
+      Notify("workspace/didChangeWatchedFiles", {{"changes", json::array({change})}});
+  const json config_saved =
+      Notify("textDocument/didSave", {{"textDocument", {{"uri", "file:///lsp-features/.hlolint.json"}}}});
+  const SessionOutput session = RunSession(
+      InitializeWith({{"capabilities", json::object()}}) + Frame(Open()) + Frame(as_warning) +
+      Frame(watched_file_changed) + Frame(config_saved) + ShutdownAndExit(2));
+  REQUIRE(session.messages.size() == 6);
+  CHECK(session.messages[1] == Published({VerifyShape()}));
+  for (size_t i = 2; i <= 4; ++i) CHECK(session.messages[i] == Published({VerifyShape({{"severity", 2}})}));
+  CHECK(session.messages[5] == Reply(2, nullptr));
+}
+
 TEST_CASE("lsp features: saving lints again, closing clears the findings") {
   const json saved = Notify("textDocument/didSave", {{"textDocument", {{"uri", kUri}}}});
   const json closed = Notify("textDocument/didClose", {{"textDocument", {{"uri", kUri}}}});
