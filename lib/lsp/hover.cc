@@ -84,6 +84,15 @@ std::string FindingsHover(const Document& document, const api::Position& at) {
     const std::optional<api::RuleInfo> rule = api::FindRule(d.rule);
     out += "\n\n---\n\n**" + d.rule + "** (" + api::SeverityName(d.severity) + ")";
     if (rule) out += ": " + rule->summary;
+    // Notes on other lines ride in relatedInformation, which some clients
+    // do not show: here they are read with the finding.
+    for (const api::Note& note : d.notes) {
+      out += "\n\nnote";
+      if (note.location && note.location->line != 0) {
+        out += " (line " + std::to_string(note.location->line) + ")";
+      }
+      out += ": " + note.message;
+    }
     if (!d.fix.empty()) out += "\n\nfix: " + d.fix;
   }
   return out;

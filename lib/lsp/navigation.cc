@@ -118,13 +118,15 @@ nlohmann::json DocumentSymbols(const Document& document) {
   const std::vector<api::ComputationInfo> computations = module.computations();
   size_t instructions = 0;
   for (const api::ComputationInfo& c : computations) instructions += c.instructions.size();
-  const bool with_instructions = instructions <= kMaxOutlineInstructions;
+  const bool with_instructions = instructions + computations.size() <= kMaxOutlineSymbols;
+  size_t listed = 0;
   // One entry per HLO module of the text, its named computations inside.
   nlohmann::json out = nlohmann::json::array();
   std::string current_module;
   nlohmann::json* module_symbol = nullptr;
   for (const api::ComputationInfo& c : computations) {
     if (c.name == "_") continue;  // written inside an attribute: part of that statement
+    if (++listed > kMaxOutlineSymbols) break;
     if (module_symbol == nullptr || c.module != current_module) {
       current_module = c.module;
       out.push_back({{"name", c.module},

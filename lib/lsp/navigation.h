@@ -14,9 +14,9 @@
 namespace hlolint::lsp {
 
 // A document with more instructions than this gets an outline of its
-// computations only: a million-entry outline helps nobody and costs the
-// editor seconds.
-inline constexpr size_t kMaxOutlineInstructions = 100'000;
+// computations only, and only of this many: a million-entry outline helps
+// nobody and costs the editor seconds and hundreds of megabytes.
+inline constexpr size_t kMaxOutlineSymbols = 100'000;
 
 // The request's `position` in the document's last parse; nullopt when it is
 // missing or malformed. Lines past the end are kept (they name nothing).

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "hlolint/rules.h"
 #include "lsp_session.h"
 
 using nlohmann::json;
@@ -233,4 +234,19 @@ TEST_CASE("lsp features: a fix that is a text edit is a code action, before the 
                               {{"title", "Suppress verify-shape on this line"},
                                {"kind", "quickfix"},
                                {"edit", {{"changes", {{kUri, json::array({suppress_edit})}}}}}}})));
+}
+
+TEST_CASE("lsp features: hover on a finding shows its notes and fix, for clients that hide related information") {
+  const std::string text =
+      "HloModule m\n\nENTRY main {\n  p = f32[4]{0} parameter(0)\n"
+      "  p = f32[4]{0} parameter(1)\n  ROOT n = f32[4]{0} negate(p)\n}\n";
+  const json hover = {{"textDocument", {{"uri", kUri}}}, {"position", {{"line", 4}, {"character", 2}}}};
+  const SessionOutput session =
+      RunSession(InitializeWith({{"capabilities", json::object()}}) + Frame(Open(kUri, text)) +
+                 Frame(Request(2, "textDocument/hover", hover)) + ShutdownAndExit(3));
+  REQUIRE(session.messages.size() == 4);
+  const std::string value = session.messages[2]["result"]["contents"]["value"];
+  // The text does not parse: no symbol to describe, only the finding.
+  CHECK(value == "**parse-error** (error): " + hlolint::api::FindRule("parse-error")->summary +
+                     "\n\nnote (line 4): instruction previously defined here");
 }
