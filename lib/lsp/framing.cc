@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <new>
 #include <optional>
 #include <string_view>
 
@@ -15,8 +16,10 @@ namespace {
 constexpr size_t kMaxHeaderLine = 4096;
 constexpr size_t kMaxHeaderLines = 32;
 // The body is read in pieces so that a lying Content-Length on a short
-// stream does not allocate the whole promised size.
+// stream does not fill the whole promised size.
 constexpr size_t kBodyChunk = size_t{1} << 20;
+// Room after the body that the JSON parser reads past its end.
+constexpr size_t kBodyPadding = 64;
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -61,6 +64,13 @@ MessageReader::HeaderStatus MessageReader::ReadHeaderLine(std::string* line, boo
 
 bool MessageReader::ReadBody(uint64_t length, std::string* body) {
   body->clear();
+  // Reserved, not touched: the pages fill as the bytes arrive, and a large
+  // document is not copied from buffer to growing buffer on its way in.
+  try {
+    body->reserve(static_cast<size_t>(length) + kBodyPadding);
+  } catch (const std::bad_alloc&) {
+    // No address space for the promise: grow as the bytes arrive instead.
+  }
   std::streambuf* buffer = in_.rdbuf();
   while (body->size() < length && buffer != nullptr) {
     const size_t want = static_cast<size_t>(std::min<uint64_t>(kBodyChunk, length - body->size()));
