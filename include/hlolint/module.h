@@ -30,6 +30,12 @@ struct ParseProblem {
   std::optional<Location> location;  // none: not about a place in the text (e.g. unreadable file)
 };
 
+struct ModuleInfo {
+  std::string name;
+  Location location;  // its name after `HloModule` (without the line: where it starts)
+  Location extent;    // from `HloModule` to its last computation's closing brace
+};
+
 struct ComputationInfo {
   ComputationId id = 0;
   std::string name;         // "_" for an unnamed computation written inside an attribute
@@ -88,6 +94,8 @@ class Module {
   const std::vector<ParseProblem>& errors() const;
   // The names of the HLO modules that parsed, in text order.
   std::vector<std::string> module_names() const;
+  // The same modules with where they are.
+  std::vector<ModuleInfo> modules() const;
 
   std::vector<ComputationInfo> computations() const;  // in id order
   std::optional<ComputationInfo> computation(ComputationId id) const;

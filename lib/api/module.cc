@@ -209,6 +209,20 @@ std::vector<std::string> Module::module_names() const {
   return names;
 }
 
+std::vector<ModuleInfo> Module::modules() const {
+  std::vector<ModuleInfo> out;
+  for (const auto& m : impl_->modules) {
+    const ModuleHeader& header = m->header();
+    ModuleInfo& info = out.emplace_back();
+    info.name = std::string(m->name());
+    info.location = header.present
+                        ? impl_->Locate(header.name_offset, header.name_offset + header.name_size)
+                        : impl_->Locate(m->begin_offset(), m->begin_offset());
+    info.extent = impl_->Locate(m->begin_offset(), m->end_offset());
+  }
+  return out;
+}
+
 std::vector<ComputationInfo> Module::computations() const {
   std::vector<ComputationInfo> all;
   for (size_t k = 0; k < impl_->modules.size(); ++k) {

@@ -115,30 +115,29 @@ nlohmann::json DocumentHighlight(const Document& document, const nlohmann::json&
 
 nlohmann::json DocumentSymbols(const Document& document) {
   const api::Module& module = document.module();
+  const std::string_view text = module.text();
+  const std::vector<api::ModuleInfo> modules = module.modules();
   const std::vector<api::ComputationInfo> computations = module.computations();
   size_t instructions = 0;
   for (const api::ComputationInfo& c : computations) instructions += c.instructions.size();
   const bool with_instructions = instructions + computations.size() <= kMaxOutlineSymbols;
-  size_t listed = 0;
-  // One entry per HLO module of the text, its named computations inside.
+  // One entry per HLO module of the text, its named computations inside;
+  // both are in text order, so the computations are dealt out in one pass.
   nlohmann::json out = nlohmann::json::array();
-  std::string current_module;
-  nlohmann::json* module_symbol = nullptr;
+  for (const api::ModuleInfo& m : modules) {
+    out.push_back({{"name", m.name},
+                   {"kind", kSymbolModule},
+                   {"range", RangeIn(text, m.extent)},
+                   {"selectionRange", RangeIn(text, m.location)},
+                   {"children", nlohmann::json::array()}});
+  }
+  size_t k = 0;
+  size_t listed = 0;
   for (const api::ComputationInfo& c : computations) {
     if (c.name == "_") continue;  // written inside an attribute: part of that statement
-    if (++listed > kMaxOutlineSymbols) break;
-    if (module_symbol == nullptr || c.module != current_module) {
-      current_module = c.module;
-      out.push_back({{"name", c.module},
-                     {"kind", kSymbolModule},
-                     {"range", RangeIn(module.text(), c.extent)},
-                     {"selectionRange", RangeIn(module.text(), c.location)},
-                     {"children", nlohmann::json::array()}});
-      module_symbol = &out.back();
-    }
-    (*module_symbol)["children"].push_back(ComputationSymbol(document, c, with_instructions));
-    // The module's range spans its computations.
-    (*module_symbol)["range"]["end"] = RangeIn(module.text(), c.extent)["end"];
+    while (k + 1 < modules.size() && c.extent.offset >= modules[k].extent.end_offset) ++k;
+    if (k >= out.size() || ++listed > kMaxOutlineSymbols) break;
+    out[k]["children"].push_back(ComputationSymbol(document, c, with_instructions));
   }
   return out;
 }
