@@ -15,6 +15,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('hlolint.path') || event.affectsConfiguration('hlolint.args')) {
         void server.restart();
+      } else if (event.affectsConfiguration('hlolint')) {
+        void server.sendSettings();
       }
     }),
   );

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import {
   CloseAction,
+  DidChangeConfigurationNotification,
   ErrorAction,
   ErrorHandler,
   LanguageClient,
@@ -42,6 +43,18 @@ export class ServerController {
     return this.queue;
   }
 
+  // Settings other than the executable and its arguments reach the running
+  // server without a restart (workspace/didChangeConfiguration).
+  sendSettings(): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.client?.isRunning()) {
+        await this.client.sendNotification(DidChangeConfigurationNotification.type, {
+          settings: { hlolint: hlolintSettings() },
+        });
+      }
+    });
+  }
+
   private async startNow(): Promise<void> {
     const settings = vscode.workspace.getConfiguration('hlolint');
     const pathSetting = settings.get<string>('path', 'hlolint');
@@ -69,6 +82,9 @@ export class ServerController {
       outputChannel: this.output,
       errorHandler: errors,
       initializationFailedHandler: () => false,
+      // The server reads the rest of the hlolint.* settings (select, ignore,
+      // xlaVersion, ...: docs/editors.md) and ignores path, args and trace.
+      initializationOptions: () => hlolintSettings(),
     };
     // The client reads hlolint.trace.server itself (the setting is named
     // after CLIENT_ID) and follows its changes without a restart.
@@ -126,6 +142,11 @@ class StartupErrorHandler implements ErrorHandler {
     this.running ??= this.makeDefault();
     return this.running;
   }
+}
+
+// The hlolint.* settings as a plain object.
+function hlolintSettings(): object {
+  return vscode.workspace.getConfiguration().get<object>('hlolint') ?? {};
 }
 
 function reportCannotStart(output: vscode.LogOutputChannel, reason: string, remedy: string): void {

@@ -51,6 +51,18 @@ class EventEmitter {
   dispose() {}
 }
 
+// {"trace.server": "off"} -> {trace: {server: "off"}}, as VS Code gives a section.
+function nested(flat) {
+  const result = {};
+  for (const [key, value] of Object.entries(flat)) {
+    const path = key.split('.');
+    let object = result;
+    for (const part of path.slice(0, -1)) object = object[part] ??= {};
+    object[path.at(-1)] = value;
+  }
+  return result;
+}
+
 // settings: the hlolint.* settings; answer: what the user clicks in an
 // error message. The returned `record` collects what the extension did.
 function createFakeVscode({ settings, answer }) {
@@ -83,7 +95,11 @@ function createFakeVscode({ settings, answer }) {
     }),
     workspace: withStubs('workspace', {
       getConfiguration: (section) => ({
-        get: (key, fallback) => (section === 'hlolint' && key in settings ? settings[key] : fallback),
+        get: (key, fallback) => {
+          if (section === 'hlolint') return key in settings ? settings[key] : fallback;
+          if (section === undefined && key === 'hlolint') return nested(settings);
+          return fallback;
+        },
         has: () => false,
         inspect: () => undefined,
         update: async () => {},

@@ -76,9 +76,21 @@ server.on('exit', (code) => {
       }
       assert.fail(`a server did not exit: ${readFileSync(join(dir, 'log'), 'utf8')}`);
     },
+    // The messages the servers were sent, in order.
+    messages() {
+      const input = existsSync(join(dir, 'input')) ? readFileSync(join(dir, 'input')) : Buffer.alloc(0);
+      const messages = [];
+      for (let at = 0; at < input.length;) {
+        const headerEnd = input.indexOf('\r\n\r\n', at);
+        const length = Number(/Content-Length: (\d+)/.exec(input.subarray(at, headerEnd).toString())[1]);
+        messages.push(JSON.parse(input.subarray(headerEnd + 4, headerEnd + 4 + length).toString()));
+        at = headerEnd + 4 + length;
+      }
+      return messages;
+    },
     methods() {
-      const input = existsSync(join(dir, 'input')) ? readFileSync(join(dir, 'input'), 'utf8') : '';
-      return [...input.matchAll(/"method":"([^"]+)"/g)].map((m) => m[1]).filter((m) => !m.startsWith('$/'));
+      // Replies to the server's own requests have no method.
+      return this.messages().map((m) => m.method).filter((m) => m !== undefined && !m.startsWith('$/'));
     },
   };
 }
@@ -110,12 +122,14 @@ test('an executable that is not on PATH', () => {
   assert.deepEqual(record.executedCommands, []);
 });
 
-test('hlolint lsp is started, initialized, and shut down on deactivation', async () => {
+test('hlolint lsp is started, initialized with the settings, and shut down on deactivation', async () => {
   const server = loggingServer('plain');
-  const record = runExtension({ settings: { path: server.script } });
+  const record = runExtension({ settings: { path: server.script, select: ['verify'] } });
   assert.deepEqual(record.errorMessages, []);
   assert.deepEqual(await server.log(), ['start: lsp', 'exit: 0']);
   assert.deepEqual(server.methods(), ['initialize', 'initialized', 'shutdown', 'exit']);
+  const [initialize] = server.messages();
+  assert.deepEqual(initialize.params.initializationOptions, { path: server.script, select: ['verify'] });
 });
 
 test('"hlolint: Restart server" stops the server and starts another', async () => {
@@ -134,7 +148,10 @@ test('changing hlolint.args restarts the server with them; a server that refuses
     settings: { path: server.script },
     steps: [{ settings: { args: ['--no-such-argument'] } }],
   });
-  assert.deepEqual(await server.log(), ['start: lsp', 'start: lsp --no-such-argument', 'exit: 0', 'exit: 2']);
+  const log = await server.log();
+  assert.deepEqual(log.slice(0, 3), ['start: lsp', 'start: lsp --no-such-argument', 'exit: 0']);
+  assert.match(log[3], /^exit: [1-9]\d*$/, 'the server refused the argument');
+  assert.equal(log.length, 4);
   // vscode-languageclient says that it could not connect; the extension says
   // which command failed and which settings to check.
   assert.equal(record.errorMessages.length, 2, JSON.stringify(record.errorMessages));
@@ -145,15 +162,28 @@ test('changing hlolint.args restarts the server with them; a server that refuses
       record.errorMessages[1].endsWith('. Its messages are in the hlolint output. Check "hlolint.path" and "hlolint.args".'),
     record.errorMessages[1],
   );
+  // The server's stderr (whose wording is the server's business) is there.
   assert.ok(
-    record.output.some((line) => line.includes("hlolint lsp: unknown argument '--no-such-argument'")),
+    record.output.some((line) => line.includes('--no-such-argument') && !line.includes('cannot start the language server')),
     `the server's stderr is not in the output channel: ${JSON.stringify(record.output)}`,
   );
 });
 
-test('changing hlolint.trace.server does not restart the server', async () => {
-  const server = loggingServer('trace');
-  const record = runExtension({ settings: { path: server.script }, steps: [{ settings: { 'trace.server': 'messages' } }] });
+test('other settings reach the running server without a restart', async () => {
+  const server = loggingServer('settings');
+  const record = runExtension({
+    settings: { path: server.script },
+    steps: [{ settings: { xlaVersion: '2026-06-03' } }, { settings: { 'trace.server': 'messages' } }],
+  });
   assert.deepEqual(record.errorMessages, []);
   assert.deepEqual(await server.log(), ['start: lsp', 'exit: 0']);
+  const changes = server.messages().filter((m) => m.method === 'workspace/didChangeConfiguration');
+  assert.deepEqual(changes.map((m) => m.params), [
+    { settings: { hlolint: { path: server.script, xlaVersion: '2026-06-03' } } },
+    { settings: { hlolint: { path: server.script, xlaVersion: '2026-06-03', trace: { server: 'messages' } } } },
+  ]);
+  assert.deepEqual(server.methods(), [
+    'initialize', 'initialized', 'workspace/didChangeConfiguration', 'workspace/didChangeConfiguration', 'shutdown',
+    'exit',
+  ]);
 });
