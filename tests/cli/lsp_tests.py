@@ -278,6 +278,16 @@ def quick_edits_session(hlolint):
     expect(client.finish()[0] == 0, "exit status 0")
 
 
+def usage_errors(hlolint):
+    """A wrong option is a usage error, as on the command line."""
+    for args, message in [(["--no-such-option"], "The following argument was not expected: --no-such-option"),
+                          (["--severity-override", "verify"],
+                           "--severity-override: expected RULE=error|warning|note, got 'verify'")]:
+        run = subprocess.run([hlolint, "lsp", *args], capture_output=True, text=True, timeout=TIMEOUT_S)
+        expect(run.returncode == 2, f"exit status 2 for {args}, got {run.returncode}")
+        expect(run.stderr.startswith("hlolint lsp: error: " + message), f"{args}: {run.stderr!r}")
+
+
 def hostile_sessions(hlolint):
     # Garbage without a header: one parse error, status 1, no hang.
     client = Client(hlolint)
@@ -316,6 +326,7 @@ def main():
     args = parser.parse_args()
     editing_session(args.hlolint)
     quick_edits_session(args.hlolint)
+    usage_errors(args.hlolint)
     hostile_sessions(args.hlolint)
     print("lsp: ok")
 

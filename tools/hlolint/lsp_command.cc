@@ -58,8 +58,12 @@ int RunLanguageServer(int argc, char** argv) {
                  "Link each finding to URL, with {rule} for the rule id");
   try {
     app.parse(argc - 1, argv + 1);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "hlolint lsp: error: " << e.what()
+              << "\nRun 'hlolint lsp --help' for usage.\n";
+    return 2;
   }
   if (select_option->count() > 0) lint.select = select;
   if (xla_option->count() > 0) lint.xla_version = xla_version;
@@ -74,7 +78,7 @@ int RunLanguageServer(int argc, char** argv) {
     const std::optional<api::Severity> level =
         equals == std::string::npos ? std::nullopt : SeverityFromName(item.substr(equals + 1));
     if (!level) {
-      std::cerr << "hlolint lsp: --severity-override: expected RULE=error|warning|note, got '"
+      std::cerr << "hlolint lsp: error: --severity-override: expected RULE=error|warning|note, got '"
                 << item << "'\n";
       return 2;
     }

@@ -53,6 +53,7 @@ test('XLA dump names are HLO', () => {
     'module_0003.jit_proj.0002.hlo normalization.after_cublas-gemm-rewriter.before_gemm-broadcast-folding-rewriter.txt',
     'module_0001.jit_train.step.0005.copy-insertion.after adding copies to resolve interference.txt',
     '1700000000000100.module_0001.jit_train.step.before_optimizations.txt',
+    'module_0007.jit_g.0002.simplification.txt',
     'MODULE_0001.JIT_F.BEFORE_OPTIMIZATIONS.TXT',
   ]) {
     assert.ok(isHlo(name), name);
