@@ -1,6 +1,8 @@
 #include "lsp/settings.h"
 
+#include <map>
 #include <optional>
+#include <string_view>
 
 namespace hlolint::lsp {
 namespace {
@@ -27,51 +29,34 @@ std::optional<std::vector<std::string>> StringList(const nlohmann::json& value) 
   return out;
 }
 
+// Reads one setting into ServerSettings: what is wrong goes to `errors`.
 class SettingsReader {
  public:
   SettingsReader(ServerSettings* out, std::vector<std::string>* errors)
       : out_(*out), errors_(*errors) {}
 
   void Read(const std::string& key, const nlohmann::json& value) {
-    api::LintOptions& lint = out_.lint;
-    if (key == "select") {
-      if (value.is_null()) {
-        lint.select.reset();
-      } else if (auto list = List(key, value)) {
-        lint.select = std::move(*list);
-      }
-    } else if (key == "extendSelect") {
-      if (auto list = List(key, value)) lint.extend_select = std::move(*list);
-    } else if (key == "ignore") {
-      if (auto list = List(key, value)) lint.ignore = std::move(*list);
-    } else if (key == "severityOverrides") {
-      ReadSeverityOverrides(value);
-    } else if (key == "xlaVersion") {
-      if (auto text = OptionalString(key, value)) lint.xla_version = *text;
-    } else if (key == "backend") {
-      if (auto text = OptionalString(key, value)) lint.backend = *text;
-    } else if (key == "assumePass") {
-      if (auto text = OptionalString(key, value)) lint.assume_pass = *text;
-    } else if (key == "configFile") {
-      ReadConfigFile(value);
-    } else if (key == "useConfigFiles") {
-      ReadUseConfigFiles(value);
-    } else if (key == "debounceMs") {
-      if (value.is_number_integer() && value.get<int64_t>() >= 0 &&
-          value.get<int64_t>() <= 60'000) {
-        out_.debounce_ms = value.get<uint32_t>();
-      } else {
-        Error(key, "a number of milliseconds from 0 to 60000");
-      }
-    } else if (key == "ruleDocsUrl") {
-      if (value.is_string()) {
-        out_.rule_docs_url = value.get<std::string>();
-      } else {
-        Error(key, "a string");
-      }
-    } else if (!IsClientSideKey(key)) {
-      errors_.push_back("unknown setting '" + key + "'");
+    using Setter = void (SettingsReader::*)(const std::string&, const nlohmann::json&);
+    static const std::map<std::string_view, Setter> kSetters = {
+        {"select", &SettingsReader::Select},
+        {"extendSelect", &SettingsReader::ExtendSelect},
+        {"ignore", &SettingsReader::Ignore},
+        {"severityOverrides", &SettingsReader::SeverityOverrides},
+        {"xlaVersion", &SettingsReader::XlaVersion},
+        {"backend", &SettingsReader::Backend},
+        {"assumePass", &SettingsReader::AssumePass},
+        {"configFile", &SettingsReader::ConfigFile},
+        {"useConfigFiles", &SettingsReader::UseConfigFiles},
+        {"debounceMs", &SettingsReader::DebounceMs},
+        {"ruleDocsUrl", &SettingsReader::RuleDocsUrl},
+    };
+    const auto setter = kSetters.find(key);
+    if (setter == kSetters.end()) {
+      if (!IsClientSideKey(key)) errors_.push_back("unknown setting '" + key + "'");
+      return;
     }
+    // null: not set here (an editor declares every key, the unset ones null).
+    if (!value.is_null()) (this->*setter->second)(key, value);
   }
 
  private:
@@ -85,18 +70,45 @@ class SettingsReader {
     return list;
   }
 
-  // A string, or null for "as on the command line".
-  std::optional<std::optional<std::string>> OptionalString(const std::string& key,
-                                                           const nlohmann::json& value) {
-    if (value.is_null()) return std::optional<std::string>();
+  std::optional<std::string> String(const std::string& key, const nlohmann::json& value) {
     if (value.is_string()) return value.get<std::string>();
     Error(key, "a string or null");
     return std::nullopt;
   }
 
-  void ReadSeverityOverrides(const nlohmann::json& value) {
+  void Select(const std::string& key, const nlohmann::json& value) {
+    if (auto list = List(key, value)) out_.lint.select = std::move(*list);
+  }
+  void ExtendSelect(const std::string& key, const nlohmann::json& value) {
+    if (auto list = List(key, value)) out_.lint.extend_select = std::move(*list);
+  }
+  void Ignore(const std::string& key, const nlohmann::json& value) {
+    if (auto list = List(key, value)) out_.lint.ignore = std::move(*list);
+  }
+  void XlaVersion(const std::string& key, const nlohmann::json& value) {
+    if (auto text = String(key, value)) out_.lint.xla_version = *text;
+  }
+  void Backend(const std::string& key, const nlohmann::json& value) {
+    if (auto text = String(key, value)) out_.lint.backend = *text;
+  }
+  void AssumePass(const std::string& key, const nlohmann::json& value) {
+    if (auto text = String(key, value)) out_.lint.assume_pass = *text;
+  }
+  void RuleDocsUrl(const std::string& key, const nlohmann::json& value) {
+    if (auto text = String(key, value)) out_.rule_docs_url = *text;
+  }
+
+  void DebounceMs(const std::string& key, const nlohmann::json& value) {
+    if (value.is_number_integer() && value.get<int64_t>() >= 0 && value.get<int64_t>() <= 60'000) {
+      out_.debounce_ms = value.get<uint32_t>();
+    } else {
+      Error(key, "a number of milliseconds from 0 to 60000");
+    }
+  }
+
+  void SeverityOverrides(const std::string& key, const nlohmann::json& value) {
     if (!value.is_object()) {
-      Error("severityOverrides", "an object of rule: \"error\" | \"warning\" | \"note\"");
+      Error(key, "an object of rule: \"error\" | \"warning\" | \"note\"");
       return;
     }
     std::vector<std::pair<std::string, api::Severity>> overrides;
@@ -104,7 +116,7 @@ class SettingsReader {
       const std::optional<api::Severity> severity =
           level.is_string() ? SeverityFromName(level.get<std::string>()) : std::nullopt;
       if (!severity) {
-        Error("severityOverrides." + rule, "\"error\", \"warning\" or \"note\"");
+        Error(key + "." + rule, "\"error\", \"warning\" or \"note\"");
         return;
       }
       overrides.emplace_back(rule, *severity);
@@ -112,21 +124,18 @@ class SettingsReader {
     out_.lint.severity_overrides = std::move(overrides);
   }
 
-  void ReadConfigFile(const nlohmann::json& value) {
-    if (value.is_null()) {
-      if (out_.lint.config == api::ConfigSource::kFile) out_.lint.config = api::ConfigSource::kDiscover;
-      out_.lint.config_file.clear();
-    } else if (value.is_string()) {
+  void ConfigFile(const std::string& key, const nlohmann::json& value) {
+    if (value.is_string()) {
       out_.lint.config = api::ConfigSource::kFile;
       out_.lint.config_file = value.get<std::string>();
     } else {
-      Error("configFile", "a path or null");
+      Error(key, "a path or null");
     }
   }
 
-  void ReadUseConfigFiles(const nlohmann::json& value) {
+  void UseConfigFiles(const std::string& key, const nlohmann::json& value) {
     if (!value.is_boolean()) {
-      Error("useConfigFiles", "true or false");
+      Error(key, "true or false");
     } else if (!value.get<bool>()) {
       out_.lint.config = api::ConfigSource::kNone;
     } else if (out_.lint.config == api::ConfigSource::kNone) {

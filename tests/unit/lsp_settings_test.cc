@@ -51,9 +51,9 @@ TEST_CASE("lsp settings: configuration files") {
   ServerSettings out = ApplySettings(base, {{"configFile", "/etc/hlolint.json"}}, &errors);
   CHECK(out.lint.config == ConfigSource::kFile);
   CHECK(out.lint.config_file == "/etc/hlolint.json");
-  out = ApplySettings(out, {{"configFile", nullptr}}, &errors);
-  CHECK(out.lint.config == ConfigSource::kDiscover);
-  out = ApplySettings(out, {{"useConfigFiles", false}}, &errors);
+  out = ApplySettings(out, {{"configFile", nullptr}}, &errors);  // null: not set here
+  CHECK(out.lint.config == ConfigSource::kFile);
+  out = ApplySettings(base, {{"useConfigFiles", false}}, &errors);
   CHECK(out.lint.config == ConfigSource::kNone);
   out = ApplySettings(out, {{"useConfigFiles", true}}, &errors);
   CHECK(out.lint.config == ConfigSource::kDiscover);
@@ -85,4 +85,23 @@ TEST_CASE("lsp settings: what is wrong is named, the rest applies") {
   std::vector<std::string> not_an_object;
   ApplySettings(base, json::array(), &not_an_object);
   CHECK(not_an_object == std::vector<std::string>{"settings: expected an object"});
+}
+
+TEST_CASE("lsp settings: null is not set here, so the layer below shows through") {
+  ServerSettings base;
+  base.lint.select = std::vector<std::string>{"verify"};
+  base.lint.xla_version = "2026-06-03";
+  base.debounce_ms = 7;
+  std::vector<std::string> errors;
+  const ServerSettings out = ApplySettings(base,
+                                           {{"select", nullptr},
+                                            {"xlaVersion", nullptr},
+                                            {"debounceMs", nullptr},
+                                            {"severityOverrides", nullptr},
+                                            {"notASetting", nullptr}},
+                                           &errors);
+  CHECK(errors == std::vector<std::string>{"unknown setting 'notASetting'"});
+  CHECK(out.lint.select == std::vector<std::string>{"verify"});
+  CHECK(out.lint.xla_version == "2026-06-03");
+  CHECK(out.debounce_ms == 7);
 }
