@@ -96,7 +96,7 @@ TEST_CASE("lsp features: a long lint reports progress on a token the client crea
                                                            {"message", "linting m.hlo"}}));
   CHECK(session.messages[3] ==
         Progress("hlolint/lint/1", {{"kind", "end"}, {"message", "1 findings in m.hlo"}}));
-  CHECK(session.messages[4] == Published({VerifyShape()}));
+  CHECK(session.messages[4] == Published(json::array({VerifyShape()})));
   // The next token is asked for at once; the client has not answered it.
   CHECK(session.messages[5] ==
         ServerRequest("hlolint/2", "window/workDoneProgress/create", {{"token", "hlolint/lint/2"}}));
@@ -112,12 +112,12 @@ TEST_CASE("lsp features: no progress before the client created the token, or wit
           Frame(Open()) + ShutdownAndExit(2),
       options);
   REQUIRE(refused.messages.size() == 4);
-  CHECK(refused.messages[2] == Published({VerifyShape()}));
+  CHECK(refused.messages[2] == Published(json::array({VerifyShape()})));
   const SessionOutput unsupported =
       RunSession(InitializeWith({{"capabilities", json::object()}}) + Frame(Open()) + ShutdownAndExit(2),
                  options);
   REQUIRE(unsupported.messages.size() == 3);
-  CHECK(unsupported.messages[1] == Published({VerifyShape()}));
+  CHECK(unsupported.messages[1] == Published(json::array({VerifyShape()})));
 }
 
 TEST_CASE("lsp features: a request cancelled while it waited is answered RequestCancelled") {
@@ -151,7 +151,7 @@ TEST_CASE("lsp features: the editor's settings relint every document, and wrong 
           Frame(Settings({{"select", {"no-such-rule"}}})) + ShutdownAndExit(2));
   REQUIRE(session.messages.size() == 6);
   CHECK(session.messages[1] ==
-        Published({VerifyShape({{"codeDescription", {{"href", "https://docs.example/verify-shape.md"}}}})}));
+        Published(json::array({VerifyShape({{"codeDescription", {{"href", "https://docs.example/verify-shape.md"}}}})})));
   CHECK(session.messages[2] == Published(json::array()));
   CHECK(session.messages[3] == ShowError("select: unknown rule or category 'no-such-rule'"));
   // The settings that worked stay: still ignored.
@@ -170,8 +170,8 @@ TEST_CASE("lsp features: reading the configuration files again keeps the editor'
       InitializeWith({{"capabilities", json::object()}}) + Frame(Open()) + Frame(as_warning) +
       Frame(watched_file_changed) + Frame(config_saved) + ShutdownAndExit(2));
   REQUIRE(session.messages.size() == 6);
-  CHECK(session.messages[1] == Published({VerifyShape()}));
-  for (size_t i = 2; i <= 4; ++i) CHECK(session.messages[i] == Published({VerifyShape({{"severity", 2}})}));
+  CHECK(session.messages[1] == Published(json::array({VerifyShape()})));
+  for (size_t i = 2; i <= 4; ++i) CHECK(session.messages[i] == Published(json::array({VerifyShape({{"severity", 2}})})));
   CHECK(session.messages[5] == Reply(2, nullptr));
 }
 
@@ -182,8 +182,8 @@ TEST_CASE("lsp features: saving lints again, closing clears the findings") {
                                            Frame(Open()) + Frame(saved) + Frame(closed) +
                                            Frame(saved) + ShutdownAndExit(2));
   REQUIRE(session.messages.size() == 5);
-  CHECK(session.messages[1] == Published({VerifyShape()}));
-  CHECK(session.messages[2] == Published({VerifyShape()}));
+  CHECK(session.messages[1] == Published(json::array({VerifyShape()})));
+  CHECK(session.messages[2] == Published(json::array({VerifyShape()})));
   CHECK(session.messages[3] == Published(json::array(), kUri, std::nullopt));
   CHECK(session.messages[4] == Reply(2, nullptr));
 }
