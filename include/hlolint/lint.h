@@ -54,6 +54,13 @@ struct TextEdit {
   std::string new_text;
 };
 
+// Where the instruction came from in the user's program: its `metadata`'s
+// source_file and source_line.
+struct ProgramSource {
+  std::string file;
+  int64_t line = 0;
+};
+
 struct Diagnostic {
   std::string rule;  // e.g. "reshape-not-bitcast"
   Severity severity = Severity::kError;
@@ -63,6 +70,8 @@ struct Diagnostic {
   std::string module;
   std::string computation;
   std::string instruction;
+  std::string op_name;                  // the instruction's metadata op_name; may be empty
+  std::optional<ProgramSource> source;  // none without source_file in its metadata
   std::vector<Note> notes;
   std::string fix;          // a one-line hint; may be empty
   std::optional<TextEdit> edit;  // where the fix is a mechanical edit of the text

@@ -40,6 +40,10 @@ api::Diagnostic ToApi(const Diagnostic& diagnostic, const std::string& path) {
   out.module = diagnostic.module;
   out.computation = diagnostic.computation;
   out.instruction = diagnostic.instruction;
+  out.op_name = diagnostic.op_name;
+  if (diagnostic.source) {
+    out.source = api::ProgramSource{diagnostic.source->file, diagnostic.source->line};
+  }
   for (const DiagnosticNote& note : diagnostic.notes) {
     api::Note& converted = out.notes.emplace_back();
     converted.message = note.message;
