@@ -28,7 +28,7 @@ __all__ = [
 
 _SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
 _OPTIONS = ("select", "extend_select", "ignore", "severity_overrides", "fail_on",
-            "xla_version", "backend", "config", "jobs")
+            "xla_version", "backend", "assume_pass", "config", "jobs")
 
 
 class Report(list):
@@ -131,7 +131,7 @@ def _linter_and_fail_on(options: Mapping):
                             "{rule or category: 'error' | 'warning' | 'note'}")
         kwargs["severity_overrides"] = [
             (rule, _severity("severity_overrides", level)) for rule, level in overrides.items()]
-    for name in ("xla_version", "backend"):
+    for name in ("xla_version", "backend", "assume_pass"):
         if options.get(name) is not None:
             if not isinstance(options[name], str):
                 raise TypeError(f"hlolint: option '{name}' takes a str")
@@ -169,7 +169,9 @@ def lint_text(text: Union[str, bytes], path: str = "<text>", **options) -> Repor
     default) the nearest .hlolint.json above it applies. Options: select,
     extend_select, ignore (lists of rule ids or categories), severity_overrides
     ({rule: level}), fail_on (the level that makes `Report.failed` true),
-    xla_version, backend, config (a path, None to discover, False for none)."""
+    xla_version, backend, assume_pass (where in compilation the text was
+    dumped, e.g. "after_optimizations"), config (a path, None to discover,
+    False for none)."""
     linter, fail_on = _linter_and_fail_on(options)
     result = linter.lint_text(text, os.fspath(path))
     return _report([result], fail_on)

@@ -44,7 +44,8 @@ void InitLinter(api::Linter* self, std::optional<std::vector<std::string>> selec
                 std::vector<std::string> extend_select, std::vector<std::string> ignore,
                 std::vector<std::pair<std::string, std::string>> severity_overrides,
                 const std::string& config, std::string config_file,
-                std::optional<std::string> xla_version, std::optional<std::string> backend) {
+                std::optional<std::string> xla_version, std::optional<std::string> backend,
+                std::optional<std::string> assume_pass) {
   api::LintOptions options;
   options.select = std::move(select);
   options.extend_select = std::move(extend_select);
@@ -56,6 +57,7 @@ void InitLinter(api::Linter* self, std::optional<std::vector<std::string>> selec
   options.config_file = std::move(config_file);
   options.xla_version = std::move(xla_version);
   options.backend = std::move(backend);
+  options.assume_pass = std::move(assume_pass);
   new (self) api::Linter(std::move(options));
 }
 
@@ -135,7 +137,8 @@ void BindLinting(nb::module_& m) {
            nb::arg("ignore") = std::vector<std::string>(),
            nb::arg("severity_overrides") = std::vector<std::pair<std::string, std::string>>(),
            nb::arg("config") = "none", nb::arg("config_file") = "",
-           nb::arg("xla_version") = nb::none(), nb::arg("backend") = nb::none())
+           nb::arg("xla_version") = nb::none(), nb::arg("backend") = nb::none(),
+           nb::arg("assume_pass") = nb::none())
       .def("option_errors", &OptionErrors,
            "What is wrong with the options (unknown rules, a bad configuration file).")
       .def("lint_text", &LintText, nb::arg("text"), nb::arg("display_path"),
