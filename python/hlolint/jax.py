@@ -32,7 +32,10 @@ _DUMP_NAME = re.compile(r"^(module_\d+)\.([^.]+)")
 def hlo_text(obj) -> "tuple[str, Optional[str]]":
     """The HLO text of a jax.stages.Compiled (XLA's optimized module) or
     Lowered (the module as HLO, not StableHLO), and the compilation stage
-    it is at, as dump names say it (`--assume-pass`)."""
+    it is at, as dump names say it (`--assume-pass`). HLO text (str) is
+    taken as it is."""
+    if isinstance(obj, str):
+        return obj, None
     from jax import stages
     if isinstance(obj, stages.Compiled):
         text = obj.as_text()
@@ -53,10 +56,12 @@ def _module_name(text: str) -> str:
 
 
 def check(obj, **options) -> Report:
-    """Lints a compiled or lowered JAX computation; options as lint_text.
+    """Lints a compiled or lowered JAX computation (or HLO text); options as
+    lint_text.
     Diagnostics name the text `<module name>` (e.g. `<jit_f>`)."""
     text, stage = hlo_text(obj)
-    options.setdefault("assume_pass", stage)
+    if stage:
+        options.setdefault("assume_pass", stage)
     return lint_text(text, path=f"<{_module_name(text)}>", **options)
 
 
