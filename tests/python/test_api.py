@@ -170,3 +170,13 @@ def test_concurrent_lints_from_threads_agree(in_source):
     for t in threads:
         t.join()
     assert results == [expected] * 8
+
+
+def test_fix_edits_of_unused_suppressions(in_source):
+    # `// hlolint: ignore[parse-error, parse-eror]` on a line without a parse error.
+    report = hlolint.lint_paths("tests/cli/inputs/suppressions.hlo")
+    edits = [(d.line, d.edit.location.column, d.edit.location.end_column, d.edit.new_text)
+             for d in report if d.edit is not None]
+    assert edits == [(12, 52, 65, ""), (12, 65, 75, "parse-error")]
+    line = open("tests/cli/inputs/suppressions.hlo").read().splitlines()[11]
+    assert line[51:64] == "parse-error, " and line[64:74] == "parse-eror"
