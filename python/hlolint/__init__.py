@@ -17,12 +17,12 @@ import os
 from typing import Iterable, Mapping, Optional, Sequence, Union
 
 from . import _hlolint
-from ._hlolint import Diagnostic, Location, Note, ProgramSource, RuleInfo, TextEdit
+from ._hlolint import Diagnostic, DumpInfo, Location, Note, ProgramSource, RuleInfo, TextEdit
 
 __version__: str = _hlolint.__version__
 
 __all__ = [
-    "Diagnostic", "Location", "Note", "ProgramSource", "RuleInfo", "TextEdit",
+    "Diagnostic", "DumpInfo", "Location", "Note", "ProgramSource", "RuleInfo", "TextEdit",
     "Report", "LintError", "lint_text", "lint_paths", "rules", "explain", "__version__",
 ]
 

@@ -21,6 +21,22 @@ class TextEdit:
     location: Location
     new_text: str
 
+class DumpInfo:
+    """What the name of an XLA dump file says."""
+    module_id: str
+    module_name: str
+    kind: str
+    step: Optional[int]
+    pipeline: str
+    after_pass: str
+    before_pass: str
+    during_pass: str
+    step_name: str
+    platform: str
+    timestamp: str
+    next_pass: str
+    def to_dict(self) -> dict: ...
+
 class ProgramSource:
     file: str
     line: int
@@ -45,6 +61,7 @@ class Diagnostic:
     fix: Optional[str]
     edit: Optional[TextEdit]
     fingerprint: str
+    dump: Optional[DumpInfo]
     def to_dict(self) -> dict:
         """The CLI's `--format json` object for this finding."""
 
@@ -60,6 +77,7 @@ class LintResult:
     computations: int
     instructions: int
     suppressed: int
+    dump: Optional[DumpInfo]
 
 class RuleInfo:
     id: str

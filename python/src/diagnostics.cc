@@ -26,7 +26,28 @@ void PutSpan(nb::dict& out, const api::Location& at) {
   out["end_column"] = at.end_column;
 }
 
-// The same keys, in the same order, as the CLI's `--format json` object.
+// The CLI's JSON `dump` object (lib/report/dump_history.cc).
+nb::dict DumpToDict(const api::DumpInfo& dump) {
+  nb::dict out;
+  out["module_id"] = dump.module_id;
+  out["module_name"] = dump.module_name;
+  out["kind"] = dump.kind;
+  out["step"] = dump.step ? nb::cast(*dump.step) : nb::none();
+  out["pipeline"] = dump.pipeline;
+  out["after_pass"] = dump.after_pass;
+  out["before_pass"] = dump.before_pass;
+  if (dump.kind == "within_pass") {
+    out["during_pass"] = dump.during_pass;
+    out["step_name"] = dump.step_name;
+  }
+  if (!dump.platform.empty()) out["platform"] = dump.platform;
+  if (!dump.timestamp.empty()) out["timestamp"] = dump.timestamp;
+  if (!dump.next_pass.empty()) out["next_pass"] = dump.next_pass;
+  return out;
+}
+
+// The same keys, in the same order, as the CLI's `--format json` object
+// (without the dump-sequence histories, which only the CLI computes).
 nb::dict DiagnosticToDict(const api::Diagnostic& d) {
   nb::dict out;
   out["rule"] = d.rule;
@@ -53,6 +74,7 @@ nb::dict DiagnosticToDict(const api::Diagnostic& d) {
   }
   out["fingerprint"] = d.fingerprint;
   if (!d.fix.empty()) out["fix"] = d.fix;
+  if (d.dump) out["dump"] = DumpToDict(*d.dump);
   return out;
 }
 
@@ -91,6 +113,20 @@ void BindLocation(nb::module_& m) {
   nb::class_<api::TextEdit>(m, "TextEdit", "A fix that is a text edit: replace location's range with new_text.")
       .def_ro("location", &api::TextEdit::location)
       .def_ro("new_text", &api::TextEdit::new_text);
+  nb::class_<api::DumpInfo>(m, "DumpInfo", "What the name of an XLA dump file says.")
+      .def_ro("module_id", &api::DumpInfo::module_id)
+      .def_ro("module_name", &api::DumpInfo::module_name)
+      .def_ro("kind", &api::DumpInfo::kind)
+      .def_ro("step", &api::DumpInfo::step)
+      .def_ro("pipeline", &api::DumpInfo::pipeline)
+      .def_ro("after_pass", &api::DumpInfo::after_pass)
+      .def_ro("before_pass", &api::DumpInfo::before_pass)
+      .def_ro("during_pass", &api::DumpInfo::during_pass)
+      .def_ro("step_name", &api::DumpInfo::step_name)
+      .def_ro("platform", &api::DumpInfo::platform)
+      .def_ro("timestamp", &api::DumpInfo::timestamp)
+      .def_ro("next_pass", &api::DumpInfo::next_pass)
+      .def("to_dict", &DumpToDict, "The CLI's JSON `dump` object.");
   nb::class_<api::ProgramSource>(m, "ProgramSource", "Where an instruction came from: its metadata source_file and source_line.")
       .def_ro("file", &api::ProgramSource::file)
       .def_ro("line", &api::ProgramSource::line);
@@ -122,6 +158,7 @@ void BindDiagnostic(nb::module_& m) {
       }, "A one-line fix hint, or None.")
       .def_ro("edit", &api::Diagnostic::edit, "The fix as a TextEdit, where it is mechanical; else None.")
       .def_ro("fingerprint", &api::Diagnostic::fingerprint)
+      .def_ro("dump", &api::Diagnostic::dump, "The XLA dump its file is (DumpInfo), or None.")
       .def("to_dict", &DiagnosticToDict, "The CLI's `--format json` object for this finding.")
       .def("__str__", &Describe)
       .def("__repr__", [](const api::Diagnostic& d) { return "<Diagnostic " + Describe(d) + ">"; });
@@ -142,7 +179,8 @@ void BindResult(nb::module_& m) {
       .def_ro("modules", &api::LintResult::modules)
       .def_ro("computations", &api::LintResult::computations)
       .def_ro("instructions", &api::LintResult::instructions)
-      .def_ro("suppressed", &api::LintResult::suppressed);
+      .def_ro("suppressed", &api::LintResult::suppressed)
+      .def_ro("dump", &api::LintResult::dump);
   nb::class_<api::RuleInfo>(m, "RuleInfo", "A rule, as `hlolint --list-rules` shows it.")
       .def_ro("id", &api::RuleInfo::id)
       .def_ro("category", &api::RuleInfo::category)

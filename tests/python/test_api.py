@@ -42,6 +42,18 @@ def test_lint_paths_cli_inputs_equals_cli_json(cli, in_source):
     assert report.suppressed == expected["summary"]["suppressed"]
 
 
+def test_lint_paths_dump_directories_equal_cli_json_without_sequences(cli, in_source):
+    # XLA's per-pass dumps: each finding carries the JSON `dump` object of
+    # its file, as `hlolint --no-sequence` prints it (the dump-sequence
+    # histories are the CLI's alone).
+    expected = cli_json(cli, "--no-sequence", "tests/dumps")
+    report = hlolint.lint_paths(["tests/dumps"])
+    assert report.to_dicts() == expected["diagnostics"]
+    assert len(report) == 8 and all(d.dump is not None for d in report)
+    assert report[0].dump.to_dict() == expected["diagnostics"][0]["dump"]
+    assert report.files == [f["path"] for f in expected["files"]]
+
+
 def test_lint_text_equals_lint_of_the_file(cli, in_source):
     path = "examples/reshape-not-bitcast.hlo"
     with open(path) as f:
