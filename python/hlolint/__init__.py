@@ -23,7 +23,7 @@ __version__: str = _hlolint.__version__
 
 __all__ = [
     "Diagnostic", "DumpInfo", "Location", "Note", "ProgramSource", "RuleInfo", "TextEdit",
-    "Report", "LintError", "lint_text", "lint_paths", "rules", "explain", "__version__",
+    "Report", "LintError", "Linter", "lint_text", "lint_paths", "rules", "explain", "__version__",
 ]
 
 _SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
@@ -162,6 +162,37 @@ def _jobs(options: Mapping) -> int:
     return jobs
 
 
+class Linter:
+    """Lints with one set of options, validated once (what lint_text and
+    lint_paths do for each call). Safe to share between threads.
+
+        linter = hlolint.Linter(select=["layout"], fail_on="warning")
+        for text in texts:
+            report = linter.lint_text(text)
+    """
+
+    def __init__(self, **options):
+        self._linter, self.fail_on = _linter_and_fail_on(options)
+        self.jobs = _jobs(options)
+
+    def lint_text(self, text: Union[str, bytes], path: str = "<text>") -> Report:
+        """See hlolint.lint_text."""
+        return _report([self._linter.lint_text(text, os.fspath(path))], self.fail_on)
+
+    def lint_paths(self, paths) -> Report:
+        """See hlolint.lint_paths."""
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        files, problems = _hlolint.expand_paths([os.fspath(p) for p in paths])
+        if problems:
+            raise FileNotFoundError("hlolint: " + "; ".join(problems))
+        results = self._linter.lint_files(files, self.jobs)
+        errors = [f"{r.path}: {e.message}" for r in results for e in r.errors]
+        if errors:
+            raise OSError("hlolint: " + "; ".join(errors))
+        return _report(results, self.fail_on)
+
+
 def lint_text(text: Union[str, bytes], path: str = "<text>", **options) -> Report:
     """Lints HLO text (str or bytes; the GIL is released while it lints).
 
@@ -172,9 +203,7 @@ def lint_text(text: Union[str, bytes], path: str = "<text>", **options) -> Repor
     xla_version, backend, assume_pass (where in compilation the text was
     dumped, e.g. "after_optimizations"), config (a path, None to discover,
     False for none)."""
-    linter, fail_on = _linter_and_fail_on(options)
-    result = linter.lint_text(text, os.fspath(path))
-    return _report([result], fail_on)
+    return Linter(**options).lint_text(text, path)
 
 
 def lint_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
@@ -183,20 +212,11 @@ def lint_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     its *.hlo and *.txt files recursively (sorted, skipping hidden entries,
     build folders and XLA's non-HLO dump files). Each file is linted on its
     own (as `hlolint --no-sequence`), on `jobs` threads (0: one per core).
+    Options as lint_text.
 
     Raises FileNotFoundError for a path that does not exist, OSError for a
     file or directory that cannot be read."""
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    linter, fail_on = _linter_and_fail_on(options)
-    files, problems = _hlolint.expand_paths([os.fspath(p) for p in paths])
-    if problems:
-        raise FileNotFoundError("hlolint: " + "; ".join(problems))
-    results = linter.lint_files(files, _jobs(options))
-    errors = [f"{r.path}: {e.message}" for r in results for e in r.errors]
-    if errors:
-        raise OSError("hlolint: " + "; ".join(errors))
-    return _report(results, fail_on)
+    return Linter(**options).lint_paths(paths)
 
 
 def _report(results, fail_on: str) -> Report:

@@ -192,3 +192,14 @@ def test_fix_edits_of_unused_suppressions(in_source):
     assert edits == [(12, 52, 65, ""), (12, 65, 75, "parse-error")]
     line = open("tests/cli/inputs/suppressions.hlo").read().splitlines()[11]
     assert line[51:64] == "parse-error, " and line[64:74] == "parse-eror"
+
+
+def test_linter_reuses_its_options(in_source):
+    linter = hlolint.Linter(select=["layout"], fail_on="warning")
+    assert linter.lint_paths("examples/").to_dicts() == hlolint.lint_paths(
+        "examples/", select=["layout"]).to_dicts()
+    with open("examples/reshape-not-bitcast.hlo") as f:
+        report = linter.lint_text(f.read(), path="r.hlo")
+    assert [d.rule for d in report] == ["reshape-not-bitcast"] and report.failed
+    with pytest.raises(TypeError):
+        hlolint.Linter(selekt=["layout"])
