@@ -4,4 +4,5 @@
 #include "hlolint/lint.h"
 #include "hlolint/location.h"
 #include "hlolint/module.h"
+#include "hlolint/paths.h"
 #include "hlolint/rules.h"

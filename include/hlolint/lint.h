@@ -54,6 +54,31 @@ struct TextEdit {
   std::string new_text;
 };
 
+// Where the instruction came from in the user's program: its `metadata`'s
+// source_file and source_line.
+struct ProgramSource {
+  std::string file;
+  int64_t line = 0;
+};
+
+// What the name of an XLA dump file says (docs/dump-directories.md): the
+// command line's JSON `dump` object. Strings are empty where the name says
+// nothing.
+struct DumpInfo {
+  std::string module_id;    // "0042" in module_0042.<name>...
+  std::string module_name;
+  std::string kind;         // "between_passes", "within_pass", "before_optimizations", ...
+  std::optional<int64_t> step;
+  std::string pipeline;
+  std::string after_pass;
+  std::string before_pass;
+  std::string during_pass;  // within-pass dumps
+  std::string step_name;    // within-pass dumps
+  std::string platform;     // e.g. "cpu" in cpu_after_optimizations
+  std::string timestamp;
+  std::string next_pass;    // the pass of the next dump of the module (dump sequences only)
+};
+
 struct Diagnostic {
   std::string rule;  // e.g. "reshape-not-bitcast"
   Severity severity = Severity::kError;
@@ -63,10 +88,13 @@ struct Diagnostic {
   std::string module;
   std::string computation;
   std::string instruction;
+  std::string op_name;                  // the instruction's metadata op_name; may be empty
+  std::optional<ProgramSource> source;  // none without source_file in its metadata
   std::vector<Note> notes;
   std::string fix;          // a one-line hint; may be empty
   std::optional<TextEdit> edit;  // where the fix is a mechanical edit of the text
   std::string fingerprint;  // stable across line moves (the CLI's baselines use it)
+  std::optional<DumpInfo> dump;  // the dump its text is, when named like an XLA dump
 };
 
 // A problem that stopped linting or part of it: invalid options, a
@@ -85,6 +113,7 @@ struct LintResult {
   uint32_t computations = 0;
   uint64_t instructions = 0;
   uint32_t suppressed = 0;  // findings silenced by `// hlolint: ignore[...]`
+  std::optional<DumpInfo> dump;  // when the path is named like an XLA dump
   bool ok() const { return errors.empty(); }
 };
 

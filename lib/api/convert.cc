@@ -24,6 +24,23 @@ api::Location LocationOf(const std::string& path, const SourceSpan& span, const 
   return location;
 }
 
+api::DumpInfo DumpInfoOf(const DumpContext& dump) {
+  api::DumpInfo out;
+  out.module_id = dump.module_id;
+  out.module_name = dump.module_name;
+  out.kind = std::string(DumpKindName(dump.kind));
+  out.step = dump.step;
+  out.pipeline = dump.pipeline;
+  out.after_pass = dump.after_pass;
+  out.before_pass = dump.before_pass;
+  out.during_pass = dump.during_pass;
+  out.step_name = dump.step_name;
+  out.platform = dump.platform;
+  out.timestamp = dump.timestamp;
+  out.next_pass = dump.next_pass;
+  return out;
+}
+
 }  // namespace
 
 api::Severity ToApi(Severity severity) { return static_cast<api::Severity>(severity); }
@@ -40,6 +57,10 @@ api::Diagnostic ToApi(const Diagnostic& diagnostic, const std::string& path) {
   out.module = diagnostic.module;
   out.computation = diagnostic.computation;
   out.instruction = diagnostic.instruction;
+  out.op_name = diagnostic.op_name;
+  if (diagnostic.source) {
+    out.source = api::ProgramSource{diagnostic.source->file, diagnostic.source->line};
+  }
   for (const DiagnosticNote& note : diagnostic.notes) {
     api::Note& converted = out.notes.emplace_back();
     converted.message = note.message;
@@ -58,9 +79,11 @@ api::LintResult ToApi(const FileResult& result) {
   api::LintResult out;
   out.path = result.path;
   if (result.io_error) out.errors.push_back({result.io_error_message, std::nullopt});
+  if (result.dump) out.dump = DumpInfoOf(*result.dump);
   out.diagnostics.reserve(result.diagnostics.size());
   for (const Diagnostic& d : result.diagnostics) {
     out.diagnostics.push_back(ToApi(d, result.path));
+    out.diagnostics.back().dump = out.dump;
   }
   out.modules = result.modules;
   out.computations = result.computations;

@@ -1,0 +1,22 @@
+// Which files a list of paths names, as the command line expands its
+// arguments (docs/cli.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hlolint::api {
+
+// Expands the paths in order: `-` (standard input) is kept as it is, once; a
+// directory contributes its `*.hlo` and `*.txt` files recursively, sorted by
+// name, skipping hidden entries, build folders (build, build-*, bazel-*, ...)
+// and the text files XLA dumps next to HLO that are not HLO (buffer
+// assignments, ...), following links to files but not links to directories
+// (so link loops cannot trap it); any other existing path is taken as it is,
+// whatever its extension. A path found twice is listed once. Problems
+// (missing paths, unreadable directories) are appended to `errors` as
+// messages; the other paths are still returned.
+std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths,
+                                     std::vector<std::string>* errors);
+
+}  // namespace hlolint::api

@@ -1,0 +1,141 @@
+#include "hlolint/paths.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <set>
+#include <utility>
+
+#include "dump/dump_name.h"
+#include "util/strings.h"
+
+namespace fs = std::filesystem;
+
+namespace hlolint::api {
+namespace {
+
+constexpr int kMaxDepth = 256;
+
+bool HasLintableExtension(const std::string& name) {
+  auto ends_with = [&](std::string_view suffix) {
+    return name.size() > suffix.size() &&
+           name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return ends_with(".hlo") || ends_with(".txt");
+}
+
+std::string JoinPath(const std::string& directory, const std::string& name) {
+  if (directory.empty()) return name;
+  if (directory.back() == '/') return directory + name;
+  return StrCat(directory, "/", name);
+}
+
+// Directory names that scans skip: build outputs and package caches.
+bool IsSkippedDirectoryName(const std::string& name) {
+  static const char* const kExact[] = {"build", "_build", "node_modules", "__pycache__",
+                                       "CMakeFiles"};
+  static const char* const kPrefixes[] = {"build-", "bazel-", "cmake-build-"};
+  for (const char* exact : kExact) {
+    if (name == exact) return true;
+  }
+  for (const char* prefix : kPrefixes) {
+    if (name.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+class Walker {
+ public:
+  Walker(std::vector<std::string>* out, std::vector<std::string>* errors)
+      : out_(out), errors_(errors) {}
+
+  void Walk(const std::string& directory, int depth) {
+    struct stat st;
+    if (::stat(directory.c_str(), &st) != 0) return;
+    // A directory reached twice (e.g. through a bind mount) is scanned once.
+    if (!visited_.insert({st.st_dev, st.st_ino}).second) return;
+    if (depth > kMaxDepth) {
+      errors_->push_back(StrCat(directory, ": directories nested too deeply; not scanned"));
+      return;
+    }
+    std::error_code ec;
+    fs::directory_iterator it(directory, ec);
+    if (ec) {
+      errors_->push_back(StrCat(directory, ": cannot read directory: ", ec.message()));
+      return;
+    }
+    std::vector<std::string> names;
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) {
+        errors_->push_back(StrCat(directory, ": cannot read directory: ", ec.message()));
+        break;
+      }
+      names.push_back(it->path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
+      if (name.empty() || name[0] == '.') continue;  // hidden files and folders
+      const std::string path = JoinPath(directory, name);
+      struct stat link;
+      if (::lstat(path.c_str(), &link) != 0) continue;
+      struct stat entry;
+      if (::stat(path.c_str(), &entry) != 0) continue;  // dangling link: nothing to lint
+      if (S_ISDIR(entry.st_mode)) {
+        // Links to directories are not followed (as git and ripgrep do): no
+        // loops, and no file reached under two names.
+        if (!S_ISLNK(link.st_mode) && !IsSkippedDirectoryName(name)) Walk(path, depth + 1);
+      } else if (S_ISREG(entry.st_mode) && HasLintableExtension(name) &&
+                 !IsNonHloDumpArtifact(name)) {
+        out_->push_back(path);
+      }
+    }
+  }
+
+ private:
+  std::vector<std::string>* out_;
+  std::vector<std::string>* errors_;
+  std::set<std::pair<dev_t, ino_t>> visited_;
+};
+
+
+}  // namespace
+
+std::vector<std::string> ExpandPaths(const std::vector<std::string>& arguments,
+                                     std::vector<std::string>* errors) {
+  std::vector<std::string> inputs;
+  bool stdin_seen = false;
+  Walker walker(&inputs, errors);
+  for (const std::string& argument : arguments) {
+    if (argument == "-") {
+      if (stdin_seen) {
+        errors->emplace_back("-: standard input given more than once");
+      } else {
+        inputs.push_back("-");
+        stdin_seen = true;
+      }
+      continue;
+    }
+    struct stat st;
+    if (::stat(argument.c_str(), &st) != 0) {
+      errors->push_back(StrCat(argument, ": ", std::strerror(errno)));
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      walker.Walk(argument, 0);
+    } else {
+      inputs.push_back(argument);
+    }
+  }
+  // The same path twice on the command line is linted once.
+  std::set<std::string> seen;
+  std::vector<std::string> unique;
+  for (std::string& input : inputs) {
+    if (seen.insert(input).second) unique.push_back(std::move(input));
+  }
+  return unique;
+}
+
+}  // namespace hlolint::api
