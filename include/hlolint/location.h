@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace hlolint::api {
 
@@ -14,6 +16,8 @@ enum class Severity { kNote, kWarning, kError };
 
 // "note", "warning" or "error".
 const char* SeverityName(Severity severity);
+// The severity SeverityName names; nullopt for any other text.
+std::optional<Severity> SeverityFromName(std::string_view name);
 
 // A point in a text: 1-based line and column (bytes).
 struct Position {

@@ -12,13 +12,6 @@ bool IsClientSideKey(const std::string& key) {
   return key == "path" || key == "args" || key == "trace";
 }
 
-std::optional<api::Severity> SeverityFromName(const std::string& name) {
-  if (name == "error") return api::Severity::kError;
-  if (name == "warning") return api::Severity::kWarning;
-  if (name == "note") return api::Severity::kNote;
-  return std::nullopt;
-}
-
 std::optional<std::vector<std::string>> StringList(const nlohmann::json& value) {
   if (!value.is_array()) return std::nullopt;
   std::vector<std::string> out;
@@ -114,7 +107,7 @@ class SettingsReader {
     std::vector<std::pair<std::string, api::Severity>> overrides;
     for (const auto& [rule, level] : value.items()) {
       const std::optional<api::Severity> severity =
-          level.is_string() ? SeverityFromName(level.get<std::string>()) : std::nullopt;
+          level.is_string() ? api::SeverityFromName(level.get<std::string>()) : std::nullopt;
       if (!severity) {
         Error(key + "." + rule, "\"error\", \"warning\" or \"note\"");
         return;

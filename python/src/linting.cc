@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include <optional>
+
 #include "bindings.h"
 #include "hlolint/hlolint.h"
 
@@ -27,9 +29,7 @@ namespace hlolint_python {
 namespace {
 
 api::Severity ParseSeverity(const std::string& name) {
-  if (name == "error") return api::Severity::kError;
-  if (name == "warning") return api::Severity::kWarning;
-  if (name == "note") return api::Severity::kNote;
+  if (std::optional<api::Severity> severity = api::SeverityFromName(name)) return *severity;
   throw nb::value_error(("unknown severity '" + name + "' (error, warning or note)").c_str());
 }
 

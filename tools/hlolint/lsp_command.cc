@@ -13,13 +13,6 @@
 namespace hlolint {
 namespace {
 
-std::optional<api::Severity> SeverityFromName(const std::string& name) {
-  if (name == "error") return api::Severity::kError;
-  if (name == "warning") return api::Severity::kWarning;
-  if (name == "note") return api::Severity::kNote;
-  return std::nullopt;
-}
-
 CLI::Option* AddList(CLI::App& app, const std::string& name, std::vector<std::string>* into,
                      const std::string& help) {
   return app.add_option(name, *into, help)
@@ -76,7 +69,7 @@ int RunLanguageServer(int argc, char** argv) {
   for (const std::string& item : overrides) {
     const size_t equals = item.find('=');
     const std::optional<api::Severity> level =
-        equals == std::string::npos ? std::nullopt : SeverityFromName(item.substr(equals + 1));
+        equals == std::string::npos ? std::nullopt : api::SeverityFromName(item.substr(equals + 1));
     if (!level) {
       std::cerr << "hlolint lsp: error: --severity-override: expected RULE=error|warning|note, got '"
                 << item << "'\n";
