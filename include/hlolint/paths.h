@@ -8,15 +8,20 @@
 namespace hlolint::api {
 
 // Expands the paths in order: `-` (standard input) is kept as it is, once; a
-// directory contributes its `*.hlo` and `*.txt` files recursively, sorted by
-// name, skipping hidden entries, build folders (build, build-*, bazel-*, ...)
+// directory contributes its `*.hlo` files and those of its `*.txt` files
+// that start like HLO text (after comments: `HloModule`, `ENTRY` or a
+// computation; one read of the first 4 KiB), recursively, sorted by name,
+// skipping hidden entries, build folders (build, build-*, bazel-*, ...)
 // and the text files XLA dumps next to HLO that are not HLO (buffer
 // assignments, ...), following links to files but not links to directories
 // (so link loops cannot trap it); any other existing path is taken as it is,
 // whatever its extension. A path found twice is listed once. Problems
 // (missing paths, unreadable directories) are appended to `errors` as
-// messages; the other paths are still returned.
+// messages; the other paths are still returned. The `*.txt` files a scan
+// left out as not HLO are appended to `skipped` when it is given (a file
+// also named on the command line is linted, not skipped).
 std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths,
-                                     std::vector<std::string>* errors);
+                                     std::vector<std::string>* errors,
+                                     std::vector<std::string>* skipped = nullptr);
 
 }  // namespace hlolint::api

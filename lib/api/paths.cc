@@ -1,6 +1,8 @@
 #include "hlolint/paths.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +12,7 @@
 #include <utility>
 
 #include "dump/dump_name.h"
+#include "parse/format_sniff.h"
 #include "util/strings.h"
 
 namespace fs = std::filesystem;
@@ -19,12 +22,26 @@ namespace {
 
 constexpr int kMaxDepth = 256;
 
-bool HasLintableExtension(const std::string& name) {
-  auto ends_with = [&](std::string_view suffix) {
-    return name.size() > suffix.size() &&
-           name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  return ends_with(".hlo") || ends_with(".txt");
+bool EndsWith(const std::string& name, std::string_view suffix) {
+  return name.size() > suffix.size() &&
+         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Whether a `.txt` file a scan found starts like HLO (parse/format_sniff.h),
+// from one read of its first bytes. A file that cannot be read is kept: the
+// lint reports why.
+bool TextFileLooksLikeHlo(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return true;
+  char head[kSniffBytes];
+  ssize_t n;
+  do {
+    n = ::pread(fd, head, sizeof head, 0);
+  } while (n < 0 && errno == EINTR);
+  ::close(fd);
+  if (n < 0) return true;
+  const auto size = static_cast<size_t>(n);
+  return ScanLints(SniffTextFormat(std::string_view(head, size), size < sizeof head).format);
 }
 
 std::string JoinPath(const std::string& directory, const std::string& name) {
@@ -49,8 +66,9 @@ bool IsSkippedDirectoryName(const std::string& name) {
 
 class Walker {
  public:
-  Walker(std::vector<std::string>* out, std::vector<std::string>* errors)
-      : out_(out), errors_(errors) {}
+  Walker(std::vector<std::string>* out, std::vector<std::string>* skipped,
+         std::vector<std::string>* errors)
+      : out_(out), skipped_(skipped), errors_(errors) {}
 
   void Walk(const std::string& directory, int depth) {
     struct stat st;
@@ -87,15 +105,19 @@ class Walker {
         // Links to directories are not followed (as git and ripgrep do): no
         // loops, and no file reached under two names.
         if (!S_ISLNK(link.st_mode) && !IsSkippedDirectoryName(name)) Walk(path, depth + 1);
-      } else if (S_ISREG(entry.st_mode) && HasLintableExtension(name) &&
-                 !IsNonHloDumpArtifact(name)) {
-        out_->push_back(path);
+      } else if (S_ISREG(entry.st_mode) && !IsNonHloDumpArtifact(name)) {
+        if (EndsWith(name, ".hlo")) {
+          out_->push_back(path);
+        } else if (EndsWith(name, ".txt")) {
+          (TextFileLooksLikeHlo(path) ? out_ : skipped_)->push_back(path);
+        }
       }
     }
   }
 
  private:
   std::vector<std::string>* out_;
+  std::vector<std::string>* skipped_;
   std::vector<std::string>* errors_;
   std::set<std::pair<dev_t, ino_t>> visited_;
 };
@@ -104,10 +126,12 @@ class Walker {
 }  // namespace
 
 std::vector<std::string> ExpandPaths(const std::vector<std::string>& arguments,
-                                     std::vector<std::string>* errors) {
+                                     std::vector<std::string>* errors,
+                                     std::vector<std::string>* skipped) {
   std::vector<std::string> inputs;
+  std::vector<std::string> not_hlo;
   bool stdin_seen = false;
-  Walker walker(&inputs, errors);
+  Walker walker(&inputs, &not_hlo, errors);
   for (const std::string& argument : arguments) {
     if (argument == "-") {
       if (stdin_seen) {
@@ -134,6 +158,12 @@ std::vector<std::string> ExpandPaths(const std::vector<std::string>& arguments,
   std::vector<std::string> unique;
   for (std::string& input : inputs) {
     if (seen.insert(input).second) unique.push_back(std::move(input));
+  }
+  if (skipped != nullptr) {
+    // A file skipped in one scan but named on the command line is linted.
+    for (std::string& path : not_hlo) {
+      if (seen.insert(path).second) skipped->push_back(std::move(path));
+    }
   }
   return unique;
 }

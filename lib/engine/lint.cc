@@ -35,6 +35,7 @@ void ReportParseFailure(const ParsedModule& parsed, const LintOptions& options,
   RuleContext ctx(*rule, parsed.name, out);
   const uint32_t at = parsed.error->offset;
   DiagnosticBuilder diagnostic = ctx.ReportAt({at, at}, parsed.error->message);
+  if (!parsed.fix.empty()) diagnostic.Fix(parsed.fix);
   if (parsed.error_note) {
     const uint32_t note_at = parsed.error_note->offset;
     diagnostic.NoteAt({note_at, note_at}, parsed.error_note->message);

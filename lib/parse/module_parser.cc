@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "parse/format_sniff.h"
 #include "parse/parallel_parse.h"
 #include "util/strings.h"
 
@@ -498,47 +499,20 @@ bool ModuleParser::FinishInstructionList(CompId id, size_t scope, InstrId root, 
 // ---------------------------------------------------------------------------
 // Entry points
 
-namespace {
-
-// An HloModuleProto in protobuf text format: after blank lines and `#` or
-// `//` comment lines, the text starts with `hlo_module {`.
-std::optional<uint32_t> ProtoTextStart(std::string_view text) {
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t line_end = text.find('\n', pos);
-    if (line_end == std::string_view::npos) line_end = text.size();
-    std::string_view line = text.substr(pos, line_end - pos);
-    size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos || line[first] == '#' || line.substr(first, 2) == "//") {
-      pos = line_end + 1;
-      continue;
-    }
-    line = line.substr(first);
-    if (line.rfind("hlo_module", 0) == 0) {
-      std::string_view rest = line.substr(10);
-      size_t brace = rest.find_first_not_of(" \t");
-      if (brace != std::string_view::npos && rest[brace] == '{') {
-        return static_cast<uint32_t>(pos + first);
-      }
-    }
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 void ParseModules(const SourceFile& file, const std::function<void(ParsedModule&&)>& consumer,
                   const ParseLimits& limits) {
-  if (std::optional<uint32_t> start = ProtoTextStart(file.text())) {
-    ParsedModule proto;
-    proto.begin_offset = *start;
-    proto.unsupported_format = true;
-    proto.error = ParseError{*start,
-                             "this is an HloModuleProto in protobuf text format, not HLO text; "
-                             "hlolint reads HLO text (print the module as text, e.g. with XLA's "
-                             "hlo-opt, and lint that)"};
-    consumer(std::move(proto));
+  // Not HLO text at all (MLIR, a proto, binary data, prose): one finding
+  // that says what the file is, not a parse error at its first byte.
+  const SniffResult sniff = SniffTextFormat(file.text().substr(0, kSniffBytes),
+                                            file.size() <= kSniffBytes);
+  if (IsUnsupportedFormat(sniff.format)) {
+    FormatAdvice advice = AdviceFor(sniff.format);
+    ParsedModule other;
+    other.begin_offset = sniff.offset;
+    other.unsupported_format = true;
+    other.error = ParseError{sniff.offset, std::move(advice.message)};
+    other.fix = std::move(advice.fix);
+    consumer(std::move(other));
     return;
   }
   ModuleParser parser(file, 0, limits);

@@ -19,6 +19,7 @@ struct ParsedModule {
   std::optional<ParseError> error_note;
   std::string name;            // module name when known
   bool unsupported_format = false;  // not HLO text at all (e.g. protobuf text)
+  std::string fix;             // for unsupported_format: what to lint instead
   uint32_t begin_offset = 0;   // where the module's text starts
   uint32_t instruction_count = 0;
   uint32_t computation_count = 0;

@@ -92,12 +92,9 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
       return absl::ResourceExhaustedError(
           absl::StrCat("'", path, "' is larger than the 4 GiB hlolint can lint"));
     }
-    if (size == 0) {
-      file->owned_ = std::make_unique<char[]>(kSentinelBytes);
-      std::memset(file->owned_.get(), 0, kSentinelBytes);
-      file->data_ = file->owned_.get();
-      return file;
-    }
+    // Size 0 is not always empty: /proc and /sys files report it and read
+    // their content. Read to the end, as a stream.
+    if (size == 0) return ReadStream(fd, path, std::move(file->path_));
     const bool into_buffer = buffer != nullptr && buffer->Takes(size);
     if (buffer != nullptr) buffer->NoteFile();
     if (into_buffer || (buffer == nullptr && size <= ReadBuffer::kMaxBytes)) {

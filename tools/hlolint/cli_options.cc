@@ -112,6 +112,8 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
       ->type_name("RULE");
   app.add_flag("--show-files", options->show_files,
                "Print the files that would be linted, one per line, and exit");
+  app.add_flag("--allow-empty", options->allow_empty,
+               "Exit 0 when the paths hold no HLO file (by default that is an error, 2)");
 
   app.add_flag("--every-dump", options->every_dump,
                "In a dump sequence, report each finding in every dump that has it, not only "

@@ -34,6 +34,7 @@ struct CliOptions {
   bool list_rules = false;
   std::string explain;
   bool show_files = false;
+  bool allow_empty = false;  // no HLO file among the inputs is not an error
   // Dump directories (docs/dump-directories.md).
   bool every_dump = false;
   bool no_sequence = false;

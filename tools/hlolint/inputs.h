@@ -11,8 +11,18 @@ struct Input {
   bool is_stdin = false;
 };
 
+struct ExpandedInputs {
+  std::vector<Input> files;
+  // `.txt` files of directory scans that are not HLO (api::ExpandPaths).
+  std::vector<std::string> skipped;
+};
+
 // api::ExpandPaths (include/hlolint/paths.h), with `-` as stdin.
-std::vector<Input> ExpandInputs(const std::vector<std::string>& arguments,
-                                std::vector<std::string>* errors);
+ExpandedInputs ExpandInputs(const std::vector<std::string>& arguments,
+                            std::vector<std::string>* errors);
+
+// The error of a run that found nothing to lint (a CI gate must not pass on
+// nothing): names the arguments, and the option that allows it.
+std::string NoHloFilesMessage(const std::vector<std::string>& arguments);
 
 }  // namespace hlolint

@@ -149,9 +149,12 @@ int Run(const CliOptions& options) {
 
   bool had_error = false;
   std::vector<std::string> input_errors;
-  const std::vector<Input> inputs = ExpandInputs(options.paths, &input_errors);
+  const ExpandedInputs expanded = ExpandInputs(options.paths, &input_errors);
+  const std::vector<Input>& inputs = expanded.files;
   for (const std::string& message : input_errors) PrintError(message);
   had_error = !input_errors.empty();
+  // Nothing to lint, though every path was there: a CI gate must not pass.
+  const bool nothing_found = inputs.empty() && !had_error && !options.allow_empty;
   if (const Input* overwritten = InputAt(options.output, inputs)) {
     PrintError(StrCat("--output ", options.output, " would overwrite the input ", overwritten->path));
     return kExitError;
@@ -160,7 +163,16 @@ int Run(const CliOptions& options) {
     std::string list;
     for (const Input& input : inputs) list += input.is_stdin ? "-\n" : input.path + "\n";
     WriteStdout(list);
-    return had_error ? kExitError : kExitClean;
+    // On stderr: stdout stays a list of the files linted, for scripts.
+    for (const std::string& path : expanded.skipped) {
+      std::cerr << "hlolint: skipped (not HLO): " << path << "\n";
+    }
+    if (nothing_found) PrintError(NoHloFilesMessage(options.paths));
+    return had_error || nothing_found ? kExitError : kExitClean;
+  }
+  if (nothing_found) {
+    PrintError(NoHloFilesMessage(options.paths));
+    return kExitError;
   }
 
   // Configuration for each input.
@@ -343,7 +355,7 @@ int Run(const CliOptions& options) {
   }
 
   if (options.statistics) {
-    const std::string text = StatisticsText(results, {seconds, jobs, baselined});
+    const std::string text = StatisticsText(results, {seconds, jobs, baselined, expanded.skipped.size()});
     if (IsHumanFormat(format) && options.output.empty() && !options.silent) {
       WriteStdout(text);
     } else {

@@ -24,6 +24,10 @@ std::string StatisticsText(const std::vector<FileResult>& files, const RunTotals
                      "instructions: {}, bytes: {}\n",
                      s.files, s.unreadable_files, s.modules, s.computations, s.instructions,
                      s.bytes);
+  if (totals.skipped_not_hlo > 0) {
+    out += fmt::format("  {} .txt file{} skipped: not HLO\n", totals.skipped_not_hlo,
+                       totals.skipped_not_hlo == 1 ? "" : "s");
+  }
   out += fmt::format("  errors: {}, warnings: {}, notes: {}, suppressed inline: {}, "
                      "in the baseline: {}\n",
                      s.errors, s.warnings, s.notes, s.suppressed, totals.baselined);

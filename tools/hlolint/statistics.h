@@ -12,6 +12,7 @@ struct RunTotals {
   double wall_seconds = 0;
   int jobs = 1;
   uint64_t baselined = 0;
+  size_t skipped_not_hlo = 0;  // `.txt` files of directory scans left out
 };
 
 std::string StatisticsText(const std::vector<FileResult>& files, const RunTotals& totals);
