@@ -87,7 +87,7 @@ bool IsHloStart(const FirstLine& line) {
   if (i == s.size()) return false;
   if (s[i] == '{') return true;
   // A signature: the header ends in `{` (unless cut off in the sniffed bytes).
-  return s[i] == '(' && s.find("->") != std::string_view::npos && (line.cut || s.back() == '{');
+  return s[i] == '(' && (line.cut || (s.find("->") != std::string_view::npos && s.back() == '{'));
 }
 
 bool IsMlirStart(std::string_view s) {
@@ -275,8 +275,8 @@ bool IsUnsupportedFormat(TextFormat format) {
 
 FormatAdvice AdviceFor(TextFormat format) {
   static constexpr std::string_view kRedump =
-      "dump HLO text instead: XLA_FLAGS=--xla_dump_to=DIR writes it (text is the default dump "
-      "format; --xla_dump_hlo_as_proto adds the protos)";
+      "dump HLO text instead: XLA_FLAGS=--xla_dump_to=DIR writes it (text is the default format; "
+      "with --xla_dump_hlo_as_proto, add --xla_dump_hlo_as_text)";
   switch (format) {
     case TextFormat::kMlirText:
       return {"this is MLIR (StableHLO) text, not HLO text",

@@ -46,6 +46,12 @@ def write(path, text):
 
 
 MODULE_OK = "HloModule ok\nENTRY main {\n  p = f32[4]{0} parameter(0)\n  ROOT r = f32[4]{0} negate(p)\n}\n"
+# What jax.jit(f).lower(x).as_text() prints by default, after a comment.
+MLIR_TEXT = ("// lowered by jax\n"
+             "module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n"
+             "  func.func public @main(%arg0: tensor<3xf32>) -> (tensor<3xf32> {jax.result_info = \"result\"}) {\n"
+             "    %0 = stablehlo.sine %arg0 : tensor<3xf32>\n"
+             "    return %0 : tensor<3xf32>\n  }\n}\n")
 MODULE_ERROR = "HloModule bad\nENTRY main {\n  p = f32[4]{0} parameter(0)\n  ROOT r = f32[4]{0} negate(p, q)\n}\n"
 # Only an unused suppression (a warning) and nothing else.
 MODULE_WARNING = ("HloModule warn\nENTRY main {\n  p = f32[4]{0} parameter(0)\n"
@@ -365,6 +371,118 @@ class Inputs(TempDirTest):
         self.assertEqual([f["path"] for f in json.loads(p.stdout)["files"]],
                          ["tree/a.txt", "tree/b.hlo", "tree/sub/c.hlo", "tree/sub/z/d.txt"])
 
+    def test_scans_skip_txt_files_that_are_not_hlo(self):
+        self.file("tree/a.txt", "// a dump's header comment\n\n" + MODULE_OK)
+        self.file("tree/comp.txt", "%add (x: f32[], y: f32[]) -> f32[] {\n  x = f32[] parameter(0)\n}\n")
+        self.file("tree/CMakeLists.txt", "cmake_minimum_required(VERSION 3.20)\n")
+        self.file("tree/requirements.txt", "numpy>=1.26\n")
+        self.file("tree/sub/stablehlo.txt", MLIR_TEXT)
+        self.file("tree/sub/empty.txt", "")
+        self.file("tree/prose.hlo", "Not HLO, but named .hlo: linted.\n")
+        p = run(["--show-files", "tree"], cwd=self.dir)
+        self.assertEqual((p.returncode, p.stdout.splitlines(), p.stderr.splitlines()),
+                         (0, ["tree/a.txt", "tree/comp.txt", "tree/prose.hlo"],
+                          ["hlolint: skipped (not HLO): tree/CMakeLists.txt",
+                           "hlolint: skipped (not HLO): tree/requirements.txt",
+                           "hlolint: skipped (not HLO): tree/sub/empty.txt",
+                           "hlolint: skipped (not HLO): tree/sub/stablehlo.txt"]))
+        p = run(["--statistics", "--format", "concise", "--select", "unsupported-format", "tree"],
+                cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("\n  4 .txt files skipped: not HLO\n", p.stdout)
+        self.assertTrue(p.stdout.startswith(
+            "tree/prose.hlo:1:1: warning: this is plain text, not HLO: it does not start with "
+            "`HloModule`, `ENTRY` or a computation [unsupported-format]\nStatistics:\n"), p.stdout)
+        # A file named on the command line is linted, also when a scan skips it.
+        p = run(["--format", "concise", "--select", "unsupported-format", "tree/CMakeLists.txt", "tree"],
+                cwd=self.dir)
+        self.assertEqual(p.stdout.splitlines()[0],
+                         "tree/CMakeLists.txt:1:1: warning: this is plain text, not HLO: it does not "
+                         "start with `HloModule`, `ENTRY` or a computation [unsupported-format]")
+        self.assertEqual(run(["--show-files", "tree/CMakeLists.txt"], cwd=self.dir).stdout,
+                         "tree/CMakeLists.txt\n")
+
+    def test_what_is_not_hlo_says_what_to_do(self):
+        redump = ("dump HLO text instead: XLA_FLAGS=--xla_dump_to=DIR writes it (text is the default "
+                  "format; with --xla_dump_hlo_as_proto, add --xla_dump_hlo_as_text)")
+        other = "lint an HLO text dump (it starts with `HloModule`), e.g. from XLA_FLAGS=--xla_dump_to=DIR"
+        # A serialized HloModuleProto as jaxlib writes one.
+        proto = b"\n\x0bjit__lambda\x12\x06main.1\x1a\xc6\x02\n\x06main.1\x124\n\x03a.1\x12\tparameter"
+        cases = [
+            ("mlir.txt", MLIR_TEXT.encode(), 2, 1, "this is MLIR (StableHLO) text, not HLO text",
+             "print HLO text: in JAX, jax.jit(f).lower(x).as_text(dialect=\"hlo\"), or "
+             "jax.jit(f).lower(x).compile().as_text() for the module XLA compiled; "
+             ".as_text() alone prints StableHLO"),
+            ("module.pb", proto, 1, 1,
+             "this is a binary HLO protobuf (HloModuleProto or HloProto), not HLO text", redump),
+            ("module.json", b'{"name": "jit_f", "entryComputationName": "main.3", "computations": []}', 1, 1,
+             "this is an HLO protobuf as JSON (HloModuleProto or HloProto), not HLO text", redump),
+            ("module.pbtxt", b'# text proto\nhlo_module {\n  name: "jit_f"\n}\n', 2, 1,
+             "this is an HloModuleProto in protobuf text format, not HLO text", redump),
+            ("notes.md", b"\n  Some notes about the model.\n", 2, 3,
+             "this is plain text, not HLO: it does not start with `HloModule`, `ENTRY` or a computation",
+             "lint an HLO text dump (e.g. from XLA_FLAGS=--xla_dump_to=DIR, or "
+             "jax.jit(f).lower(x).as_text(dialect=\"hlo\")), or leave this file out"),
+            ("zeros.bin", b"\0" * 100, 1, 1,
+             "this is a binary file (NUL or control bytes, or not UTF-8), not HLO text", other),
+            ("latin1.txt", "caf\xe9 cr\xe8me\n".encode("latin-1"), 1, 1,
+             "this is a binary file (NUL or control bytes, or not UTF-8), not HLO text", other),
+            ("data.json", b'{"loss": 0.5}', 1, 1, "this is JSON, not HLO text", other),
+        ]
+        for name, data, line, column, message, fix in cases:
+            with self.subTest(name=name):
+                path = os.path.join(self.dir, name)
+                with open(path, "wb") as f:
+                    f.write(data)
+                p = run(["--format", "json", path])
+                self.assertEqual(p.returncode, 0, p.stderr)
+                found = [(d["rule"], d["severity"], d["line"], d["column"], d["message"], d["fix"])
+                         for d in json.loads(p.stdout)["diagnostics"]]
+                self.assertEqual(found, [("unsupported-format", "warning", line, column, message, fix)])
+
+    def test_no_hlo_file_is_an_error_unless_allowed(self):
+        os.makedirs(os.path.join(self.dir, "dumps"))
+        self.file("x/CMakeLists.txt", "project(x)\n")
+        p = run(["dumps/", "x"], cwd=self.dir)
+        self.assertEqual((p.returncode, p.stdout, p.stderr),
+                         (2, "", "hlolint: error: no HLO files found in: dumps/, x "
+                                 "(use --allow-empty to exit 0)\n"))
+        p = run(["--show-files", "dumps/"], cwd=self.dir)
+        self.assertEqual((p.returncode, p.stdout, p.stderr),
+                         (2, "", "hlolint: error: no HLO files found in: dumps/ "
+                                 "(use --allow-empty to exit 0)\n"))
+        p = run(["--allow-empty", "--format", "concise", "dumps/", "x"], cwd=self.dir)
+        self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "", ""))
+        p = run(["--allow-empty", "--format", "json", "dumps/"], cwd=self.dir)
+        self.assertEqual((p.returncode, json.loads(p.stdout)["files"]), (0, []))
+        # A missing path is its own error, not also "no HLO files".
+        p = run(["missing/"], cwd=self.dir)
+        self.assertEqual((p.returncode, p.stderr),
+                         (2, "hlolint: error: missing/: No such file or directory\n"))
+
+    def test_empty_files_and_files_of_size_0_with_content(self):
+        # Empty: XLA's parser rejects it (expects name); a warning says so.
+        path = self.file("empty.hlo", "")
+        p = run(["--format", "concise", path])
+        self.assertEqual((p.returncode, p.stdout),
+                         (0, f"{path}:1:1: warning: no HLO module in this file: it is empty "
+                             "(XLA's parser rejects it too: expects name) [unsupported-format]\n"))
+        # /proc files report size 0 but have content: it is read to the end.
+        p = run(["--format", "json", "/proc/self/status"])
+        report = json.loads(p.stdout)
+        self.assertGreater(report["files"][0]["bytes"], 100)
+        self.assertEqual([(d["line"], d["column"], d["message"]) for d in report["diagnostics"]],
+                         [(1, 1, "this is plain text, not HLO: it does not start with `HloModule`, "
+                                 "`ENTRY` or a computation")])
+        # So is HLO behind a size-0 file: a FIFO.
+        fifo = os.path.join(self.dir, "pipe.hlo")
+        os.mkfifo(fifo)
+        writer = subprocess.Popen(["/bin/sh", "-c", 'printf "%s" "$0" > "$1"', MODULE_ERROR, fifo])
+        p = run(["--format", "concise", fifo])
+        writer.wait(timeout=60)
+        self.assertEqual((p.returncode, p.stdout),
+                         (1, f"{fifo}:4:32: error: instruction does not exist: q [parse-error]\n"))
+
     def test_dump_file_names_reach_the_rules(self):
         # Rules read the pass from XLA's dump file name (RuleContext::dump());
         # reshape-not-bitcast mentions it in a note.
@@ -380,9 +498,9 @@ class Inputs(TempDirTest):
         self.assertNotIn("this dump was taken", p.stdout.lower())
 
     def test_unsupported_format(self):
-        p = run(["--format", "concise", "tests/cli/inputs/proto.txt"])
+        p = run(["--format", "concise", "tests/cli/inputs/proto.hlo"])
         self.assertEqual(p.returncode, 0)
-        self.assertIn("tests/cli/inputs/proto.txt:2:1: warning: this is an HloModuleProto", p.stdout)
+        self.assertIn("tests/cli/inputs/proto.hlo:2:1: warning: this is an HloModuleProto", p.stdout)
 
 
 class Parallelism(unittest.TestCase):

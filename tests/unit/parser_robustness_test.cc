@@ -298,8 +298,15 @@ TEST_CASE("robustness: the instruction size limit") {
 }
 
 TEST_CASE("robustness: text that is not HLO") {
-  CHECK_PARSE_ERROR("int main() { return 0; }\n", "1:1", "expects 'HloModule', 'ENTRY' or a computation");
-  CHECK_PARSE_ERROR("{\"hlo\": true}\n", "1:1", "expects 'HloModule', 'ENTRY' or a computation");
+  // Text with nothing of HLO in it is one unsupported-format finding.
+  for (const char* text : {"int main() { return 0; }\n", "{\"hlo\": true}\n", "\n\n  prose\n"}) {
+    Parsed other = ParseAny(text);
+    REQUIRE(other.modules.size() == 1);
+    CHECK(other.modules[0].unsupported_format);
+    CHECK_FALSE(other.modules[0].fix.empty());
+  }
+  Parsed prose = ParseAny("\n\n  prose\n");
+  CHECK(prose.At(prose.modules[0].error->offset) == "3:3");
   Parsed proto = ParseAny("# comment\nhlo_module {\n  name: \"x\"\n}\n");
   REQUIRE(proto.modules.size() == 1);
   CHECK(proto.modules[0].unsupported_format);
