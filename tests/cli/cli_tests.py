@@ -633,7 +633,7 @@ class OutputOptions(TempDirTest):
         cases = root.findall("./testsuite/testcase")
         self.assertEqual([c.get("name") for c in cases],
                          ["tests/cli/inputs/clean.hlo", "tests/cli/inputs/parse_errors.hlo",
-                          "tests/cli/inputs/proto.txt", "tests/cli/inputs/suppressions.hlo"])
+                          "tests/cli/inputs/proto.hlo", "tests/cli/inputs/suppressions.hlo"])
         self.assertEqual(len(cases[1].findall("failure")), 2)
         self.assertEqual(root.get("failures"), "1")
 

@@ -436,7 +436,12 @@ class Large(HostileTest):
             with self.subTest(line=name):
                 path = self.file(name + ".hlo", data)
                 r = run(["--format", "concise", path])
-                self.assertLocatedError(r, path)
+                if name == "letters":  # nothing of HLO in its first 4 KiB: not HLO at all
+                    self.assertEqual((r.returncode, r.stdout.decode()),
+                                     (0, f"{path}:1:1: warning: this is plain text, not HLO: it does not "
+                                         "start with `HloModule`, `ENTRY` or a computation [unsupported-format]\n"))
+                else:
+                    self.assertLocatedError(r, path)
                 self.assertRssBelow(r, 1024 * MiB)
 
     def test_100000_wide_lists(self):

@@ -309,7 +309,8 @@ def hostile_sessions(hlolint):
     client.result(1, "initialize", {"capabilities": {}})
     client.notify("textDocument/didOpen", {"textDocument": {
         "uri": URI, "languageId": "hlo", "version": 1, "text": "not HLO at all \xff\n"}})
-    expect(client.next()["params"]["diagnostics"][0]["code"] == "parse-error", "a parse error")
+    expect(client.next()["params"]["diagnostics"][0]["code"] == "unsupported-format",
+           "not HLO: an unsupported-format finding")
     for id, method, at in [(2, "textDocument/hover", {"line": 99999, "character": 5}),
                            (3, "textDocument/definition", {"line": 0, "character": 99999}),
                            (4, "textDocument/references", {"line": -1, "character": 0})]:

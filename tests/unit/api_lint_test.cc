@@ -140,7 +140,9 @@ TEST_CASE("api: hostile input comes back as diagnostics, never a crash") {
     const api::LintResult result = api::LintText(bytes, "image.gif");
     REQUIRE(result.ok());
     REQUIRE(result.diagnostics.size() == 1);
-    CHECK(result.diagnostics[0].rule == "parse-error");
+    CHECK(result.diagnostics[0].rule == "unsupported-format");
+    CHECK(result.diagnostics[0].message ==
+          "this is a binary file (NUL or control bytes, or not UTF-8), not HLO text");
     CHECK(result.diagnostics[0].location.line == 1);
     CHECK(result.diagnostics[0].location.column == 1);
   }
