@@ -9,8 +9,9 @@ namespace hlolint::api {
 
 // Expands the paths in order: `-` (standard input) is kept as it is, once; a
 // directory contributes its `*.hlo` files and those of its `*.txt` files
-// that start like HLO text (after comments: `HloModule`, `ENTRY` or a
-// computation; one read of the first 4 KiB), recursively, sorted by name,
+// that are named as XLA names its HLO dumps or start like HLO text (after
+// comments: `HloModule`, `ENTRY` or a computation; one read of the first
+// 4 KiB), recursively, sorted by name,
 // skipping hidden entries, build folders (build, build-*, bazel-*, ...)
 // and the text files XLA dumps next to HLO that are not HLO (buffer
 // assignments, ...), following links to files but not links to directories

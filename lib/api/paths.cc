@@ -109,7 +109,10 @@ class Walker {
         if (EndsWith(name, ".hlo")) {
           out_->push_back(path);
         } else if (EndsWith(name, ".txt")) {
-          (TextFileLooksLikeHlo(path) ? out_ : skipped_)->push_back(path);
+          // XLA names its HLO text dumps (module_NNNN....txt): those are
+          // not read twice. Any other `.txt` is sniffed.
+          const bool hlo = ParseDumpFileName(name).has_value() || TextFileLooksLikeHlo(path);
+          (hlo ? out_ : skipped_)->push_back(path);
         }
       }
     }
