@@ -379,9 +379,12 @@ class Inputs(TempDirTest):
         self.file("tree/sub/stablehlo.txt", MLIR_TEXT)
         self.file("tree/sub/empty.txt", "")
         self.file("tree/prose.hlo", "Not HLO, but named .hlo: linted.\n")
+        # Named as XLA names its HLO dumps: linted without being read first.
+        self.file("tree/module_0001.jit_f.before_optimizations.txt", "Not HLO either.\n")
         p = run(["--show-files", "tree"], cwd=self.dir)
         self.assertEqual((p.returncode, p.stdout.splitlines(), p.stderr.splitlines()),
-                         (0, ["tree/a.txt", "tree/comp.txt", "tree/prose.hlo"],
+                         (0, ["tree/a.txt", "tree/comp.txt",
+                              "tree/module_0001.jit_f.before_optimizations.txt", "tree/prose.hlo"],
                           ["hlolint: skipped (not HLO): tree/CMakeLists.txt",
                            "hlolint: skipped (not HLO): tree/requirements.txt",
                            "hlolint: skipped (not HLO): tree/sub/empty.txt",
@@ -391,6 +394,8 @@ class Inputs(TempDirTest):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("\n  4 .txt files skipped: not HLO\n", p.stdout)
         self.assertTrue(p.stdout.startswith(
+            "tree/module_0001.jit_f.before_optimizations.txt:1:1: warning: this is plain text, not HLO: "
+            "it does not start with `HloModule`, `ENTRY` or a computation [unsupported-format]\n"
             "tree/prose.hlo:1:1: warning: this is plain text, not HLO: it does not start with "
             "`HloModule`, `ENTRY` or a computation [unsupported-format]\nStatistics:\n"), p.stdout)
         # A file named on the command line is linted, also when a scan skips it.
