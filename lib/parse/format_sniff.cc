@@ -225,7 +225,7 @@ bool IsTypeName(std::string_view word) {
 // HLO words or shapes anywhere in `head`: text meant as HLO but broken
 // (a stray first line, a bare instruction), which the parser explains.
 bool HasHloEvidence(std::string_view head) {
-  for (std::string_view word : {"HloModule ", "ENTRY ", "ENTRY %", "ROOT "}) {
+  for (std::string_view word : {"HloModule ", "ENTRY ", "ENTRY %"}) {
     if (head.find(word) != std::string_view::npos) return true;
   }
   for (size_t at = head.find('['); at != std::string_view::npos; at = head.find('[', at + 1)) {

@@ -38,10 +38,12 @@ struct SniffResult {
 // of the file (else a format is judged on the bytes there are).
 SniffResult SniffTextFormat(std::string_view head, bool whole);
 
-// Whether a directory scan lints a `.txt` file of this format: HLO, or a
-// file whose sniffed start holds only comments.
+// Whether a directory scan lints a `.txt` file of this format: HLO, a file
+// whose sniffed start holds only comments, and HLO that is broken at its
+// start (skipping that would let a CI gate pass on a broken dump).
 inline bool ScanLints(TextFormat format) {
-  return format == TextFormat::kHloText || format == TextFormat::kUndecided;
+  return format == TextFormat::kHloText || format == TextFormat::kUndecided ||
+         format == TextFormat::kHloLike;
 }
 
 // For the formats that are not HLO and not empty (kMlirText ... kPlainText):

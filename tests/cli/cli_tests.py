@@ -379,11 +379,13 @@ class Inputs(TempDirTest):
         self.file("tree/sub/stablehlo.txt", MLIR_TEXT)
         self.file("tree/sub/empty.txt", "")
         self.file("tree/prose.hlo", "Not HLO, but named .hlo: linted.\n")
+        # Broken HLO (a stray first line) is linted: a CI gate must not pass on it.
+        self.file("tree/broken.txt", "stray line\n" + MODULE_OK)
         # Named as XLA names its HLO dumps: linted without being read first.
         self.file("tree/module_0001.jit_f.before_optimizations.txt", "Not HLO either.\n")
         p = run(["--show-files", "tree"], cwd=self.dir)
         self.assertEqual((p.returncode, p.stdout.splitlines(), p.stderr.splitlines()),
-                         (0, ["tree/a.txt", "tree/comp.txt",
+                         (0, ["tree/a.txt", "tree/broken.txt", "tree/comp.txt",
                               "tree/module_0001.jit_f.before_optimizations.txt", "tree/prose.hlo"],
                           ["hlolint: skipped (not HLO): tree/CMakeLists.txt",
                            "hlolint: skipped (not HLO): tree/requirements.txt",

@@ -71,13 +71,14 @@ TEST_CASE("sniff: broken HLO is left to the parser") {
   CHECK(Sniff("ROOT x = f32[] add(y, z)\n") == TextFormat::kHloLike);
   CHECK(Sniff("stray line\nHloModule m\n") == TextFormat::kHloLike);
   CHECK(Sniff("x = bf16[2]{0} parameter(0)\n") == TextFormat::kHloLike);
+  CHECK(Sniff("ROOT CAUSE: unknown\n") == TextFormat::kPlainText);
 }
 
 TEST_CASE("sniff: which formats a scan lints and which are unsupported") {
   CHECK(ScanLints(TextFormat::kHloText));
   CHECK(ScanLints(TextFormat::kUndecided));
   CHECK_FALSE(ScanLints(TextFormat::kNoModule));
-  CHECK_FALSE(ScanLints(TextFormat::kHloLike));
+  CHECK(ScanLints(TextFormat::kHloLike));
   CHECK_FALSE(ScanLints(TextFormat::kPlainText));
   CHECK_FALSE(IsUnsupportedFormat(TextFormat::kHloLike));
   CHECK_FALSE(IsUnsupportedFormat(TextFormat::kNoModule));
