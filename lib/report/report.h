@@ -41,9 +41,13 @@ struct ReportInput {
   const std::vector<RuleDescription>* rules = nullptr;  // every registered rule
   std::string tool_version;
   std::string working_directory;  // absolute; SARIF makes absolute paths relative to it
+  // Absolute; github makes paths relative to it ($GITHUB_WORKSPACE, the
+  // checkout's root). Empty: the working directory.
+  std::string workspace;
   bool color = false;             // full format only
   bool quiet = false;             // human formats: no summary line
   uint64_t baselined = 0;         // findings hidden by --baseline (for summaries)
+  uint64_t stale_baseline = 0;    // --baseline entries that match no finding any more
 
   Severity FailOn(size_t file_index) const {
     return file_index < fail_on.size() ? fail_on[file_index] : Severity::kError;

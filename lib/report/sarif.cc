@@ -1,11 +1,11 @@
 // sarif: SARIF 2.1.0 as GitHub code scanning accepts it. tool.driver lists
 // every registered rule with its documentation; each result carries a full
 // region, notes as relatedLocations and the line-independent fingerprint.
-#include <filesystem>
 #include <map>
 
 #include "report/dump_history.h"
 #include "report/json_diagnostic.h"
+#include "report/relative_path.h"
 #include "report/report.h"
 #include "report/text_escape.h"
 #include "util/strings.h"
@@ -103,13 +103,7 @@ class UriMaker {
   // Relative paths stay relative (to the repository root, for GitHub);
   // absolute ones under the working directory are made relative to it.
   std::string operator()(const std::string& path) const {
-    if (!path.empty() && path.front() == '/' && !cwd_.empty()) {
-      const std::filesystem::path relative =
-          std::filesystem::path(path).lexically_normal().lexically_relative(cwd_);
-      const std::string text = relative.generic_string();
-      if (!text.empty() && text.rfind("..", 0) != 0) return PathToUri(text);
-    }
-    return PathToUri(path);
+    return PathToUri(PathRelativeTo(path, cwd_, cwd_));
   }
 
  private:

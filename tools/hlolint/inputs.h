@@ -11,8 +11,17 @@ struct Input {
   bool is_stdin = false;
 };
 
+// A path that could not be expanded (missing, unreadable directory, ...):
+// reported like a file that could not be read.
+struct InputError {
+  std::string path;
+  std::string message;  // without the path
+
+  std::string ToString() const { return path.empty() ? message : path + ": " + message; }
+};
+
 // api::ExpandPaths (include/hlolint/paths.h), with `-` as stdin.
 std::vector<Input> ExpandInputs(const std::vector<std::string>& arguments,
-                                std::vector<std::string>* errors);
+                                std::vector<InputError>* errors);
 
 }  // namespace hlolint

@@ -12,6 +12,7 @@ struct RunTotals {
   double wall_seconds = 0;
   int jobs = 1;
   uint64_t baselined = 0;
+  uint64_t stale_baseline = 0;  // --baseline entries that matched nothing
 };
 
 std::string StatisticsText(const std::vector<FileResult>& files, const RunTotals& totals);
