@@ -84,7 +84,7 @@ std::string PascalCase(std::string_view id) {
   return out;
 }
 
-Json RuleJson(const RuleDescription& rule) {
+Json RuleJson(const RuleDescription& rule, const std::string& docs_url) {
   Json r;
   r["id"] = rule.id;
   r["name"] = PascalCase(rule.id);
@@ -92,6 +92,7 @@ Json RuleJson(const RuleDescription& rule) {
   r["fullDescription"] = {{"text", FullDescription(rule)}};
   const std::string help = rule.documentation.empty() ? rule.summary : rule.documentation;
   r["help"] = {{"text", help}, {"markdown", help}};
+  if (!docs_url.empty()) r["helpUri"] = RuleDocsUrl(docs_url, rule.id);
   r["defaultConfiguration"] = {{"level", SarifLevel(rule.default_severity)}};
   r["properties"] = {{"tags", {rule.category}}};
   return r;
@@ -133,7 +134,7 @@ std::string RenderSarif(const ReportInput& input) {
   Json rules = Json::array();
   for (const RuleDescription& rule : *input.rules) {
     rule_index[rule.id] = rules.size();
-    rules.push_back(RuleJson(rule));
+    rules.push_back(RuleJson(rule, input.rule_docs_url));
   }
 
   Json results = Json::array();
@@ -206,6 +207,7 @@ std::string RenderSarif(const ReportInput& input) {
   driver["name"] = "hlolint";
   driver["version"] = input.tool_version;
   driver["semanticVersion"] = input.tool_version;
+  if (!input.rule_docs_url.empty()) driver["informationUri"] = DocsHomeUrl(input.rule_docs_url);
   driver["rules"] = std::move(rules);
 
   Json invocation;

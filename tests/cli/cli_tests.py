@@ -1188,6 +1188,37 @@ class Reports(TempDirTest):
         p = run(["--format", "github", "tests/cli/inputs/parse_errors.hlo"])
         self.assertTrue(p.stdout.startswith(first.format("tests/cli/inputs/parse_errors.hlo")), p.stdout)
 
+    def test_sarif_links_rules_to_their_documentation(self):
+        def driver(args, cwd=None):
+            p = run(["--format", "sarif"] + args, cwd=cwd)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            return json.loads(p.stdout)["runs"][0]["tool"]["driver"]
+        url = "https://example.com/hlolint/docs/rules/{rule}.md"
+        d = driver(["--rule-docs-url", url, "tests/cli/inputs/parse_errors.hlo"])
+        self.assertEqual(d["informationUri"], "https://example.com/hlolint/docs/rules/")
+        parse_error = next(r for r in d["rules"] if r["id"] == "parse-error")
+        self.assertEqual(parse_error["helpUri"], "https://example.com/hlolint/docs/rules/parse-error.md")
+        self.assertTrue(all(r["helpUri"] == url.replace("{rule}", r["id"]) for r in d["rules"]))
+        with open(os.path.join(SOURCE, "docs/rules/parse-error.md"), encoding="utf-8") as f:
+            self.assertEqual(parse_error["help"], {"text": f.read(), "markdown": parse_error["help"]["markdown"]})
+        # Without a URL: no links, help text all the same.
+        d = driver(["tests/cli/inputs/parse_errors.hlo"])
+        self.assertNotIn("informationUri", d)
+        self.assertFalse(any("helpUri" in r for r in d["rules"]))
+        self.assertTrue(all(r["help"]["text"] for r in d["rules"]))
+        # From the configuration; the command line wins.
+        path = self.file("proj/bad.hlo", MODULE_ERROR)
+        self.file("proj/.hlolint.json", '{"rule-docs-url": "https://docs.example/{rule}"}')
+        d = driver([path])
+        self.assertEqual((d["informationUri"], d["rules"][0]["helpUri"]),
+                         ("https://docs.example/", "https://docs.example/" + d["rules"][0]["id"]))
+        d = driver(["--rule-docs-url", "https://other.example/r/{rule}.html", path])
+        self.assertEqual(d["rules"][0]["helpUri"], "https://other.example/r/" + d["rules"][0]["id"] + ".html")
+        self.file("proj/.hlolint.json", '{"rule-docs-url": 7}')
+        p = run([path])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(".hlolint.json:1:19: error: 'rule-docs-url' must be a URL string, with {rule} for the rule id", p.stderr)
+
     def test_stale_baseline_entries_are_reported(self):
         path = self.file("a.hlo", MODULE_ERROR + "// -----\n" + MODULE_WARNING)
         baseline = os.path.join(self.dir, "baseline.json")

@@ -92,6 +92,12 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
       app.add_option("-o,--output", options->output,
                      "Write the report to FILE (atomically) instead of stdout")
           ->type_name("FILE");
+  std::string rule_docs_url;
+  CLI::Option* rule_docs_url_option =
+      app.add_option("--rule-docs-url", rule_docs_url,
+                     "Link each rule to its documentation at URL, {rule} standing for the rule "
+                     "id (SARIF helpUri and informationUri)")
+          ->type_name("URL");
   app.add_option("--stdin-filename", options->stdin_filename,
                  "Name for input read from - (used in diagnostics and to find .hlolint.json)")
       ->type_name("NAME");
@@ -203,6 +209,7 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
                             output_option->count() > 0, formats, options)) {
     return usage_error(*error);
   }
+  if (rule_docs_url_option->count() > 0) options->rule_docs_url = rule_docs_url;
   if (select_option->count() > 0) options->select = select;
   if (fail_on_option->count() > 0) options->fail_on = fail_on;
   if (xla_version_option->count() > 0) options->xla_version = xla_version;

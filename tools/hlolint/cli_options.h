@@ -26,6 +26,7 @@ struct CliOptions {
   std::vector<ReportFile> report_files;
   bool main_report_requested = true;
   std::string stdin_filename;
+  std::optional<std::string> rule_docs_url;  // --rule-docs-url; overrides the configuration's
   std::optional<std::vector<std::string>> select;
   std::vector<std::string> extend_select;
   std::vector<std::string> ignore;

@@ -194,6 +194,7 @@ int Run(const CliOptions& options) {
   std::vector<LintTask> tasks;
   std::vector<Severity> fail_on;
   std::vector<std::string> locations;  // names that say whether a file is an XLA dump
+  std::string rule_docs_url = options.rule_docs_url.value_or("");
   for (const Input& input : inputs) {
     LintTask task;
     task.path = input.path;
@@ -219,6 +220,11 @@ int Run(const CliOptions& options) {
         std::cerr << error.ToString() << "\n";
         return kExitError;
       }
+    }
+    // The run has one documentation URL: the command line's, else the
+    // first configuration's that sets one.
+    if (config && config->rule_docs_url && rule_docs_url.empty()) {
+      rule_docs_url = *config->rule_docs_url;
     }
     locations.push_back(location);
     Severity threshold = Severity::kError;
@@ -379,6 +385,7 @@ int Run(const CliOptions& options) {
     input.workspace = workspace;
   }
   input.quiet = options.quiet;
+  input.rule_docs_url = rule_docs_url;
   input.baselined = baselined;
   input.stale_baseline = stale_baseline;
   bool human_on_stdout = false;
