@@ -29,7 +29,7 @@ INPUTS = "tests/cli/inputs"
 
 def clean_env(**extra):
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR")}
+           if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR", "GITHUB_WORKSPACE")}
     env.update(extra)
     return env
 
@@ -608,9 +608,17 @@ class Schemas(unittest.TestCase):
 
     def test_json_with_an_unreadable_file_still_validates(self):
         schema = self.load("docs/hlolint-output.schema.json")
-        p = run(["--format", "json", "tests/cli/inputs/clean.hlo", "/nonexistent/x.hlo", "/proc/self/mem"])
+        args = ["tests/cli/inputs/clean.hlo", "/nonexistent/x.hlo", "/proc/self/mem"]
+        p = run(["--format", "json"] + args)
         self.assertEqual(p.returncode, 2)
         self.jsonschema.validate(json.loads(p.stdout), schema, cls=self.jsonschema.Draft7Validator)
+        # json-lines: the unreadable inputs are file_error lines.
+        file_error = dict(schema["definitions"]["file_error"], definitions=schema["definitions"])
+        lines = [json.loads(line) for line in run(["--format", "json-lines"] + args).stdout.splitlines()]
+        errors = [line for line in lines if "rule" not in line]
+        self.assertEqual(errors, [{"file": "/nonexistent/x.hlo", "error": "No such file or directory"}])
+        for line in errors:
+            self.jsonschema.validate(line, file_error, cls=self.jsonschema.Draft7Validator)
 
 
 class Docs(TempDirTest):
