@@ -1240,9 +1240,15 @@ class Reports(TempDirTest):
         self.assertEqual(p.stderr.splitlines()[0],
                          f"hlolint: {baseline}: 2 entries no longer match any finding (refresh with --write-baseline)")
         self.assertIn("in the baseline: 0 (stale baseline entries: 2)\n", p.stderr)
+        self.assertEqual(run(["--baseline", baseline, "--fail-on-stale-baseline", path]).returncode, 1)
+        self.assertEqual(run(["--baseline", baseline, "--fail-on-stale-baseline", "--exit-zero", path]).returncode, 0)
         write(path, MODULE_ERROR)  # one fixed
         p = run(["--baseline", baseline, path])
-        self.assertEqual(p.stderr, f"hlolint: {baseline}: 1 entry no longer matches any finding (refresh with --write-baseline)\n")
+        self.assertEqual((p.returncode, p.stderr), (0, f"hlolint: {baseline}: 1 entry no longer matches any finding (refresh with --write-baseline)\n"))
+        self.assertEqual(run(["--baseline", baseline, "--fail-on-stale-baseline", path]).returncode, 1)
+        # Nothing stale: the flag changes nothing.
+        self.assertEqual(run(["--write-baseline", baseline, path]).returncode, 0)
+        self.assertEqual(run(["--baseline", baseline, "--fail-on-stale-baseline", path]).returncode, 0)
 
 
 def sarif_used_rules_only(text):

@@ -139,6 +139,8 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
   app.add_option("--baseline", options->baseline,
                  "Report only findings not recorded in this baseline file")
       ->type_name("FILE");
+  app.add_flag("--fail-on-stale-baseline", options->fail_on_stale_baseline,
+               "Exit with status 1 when entries of the --baseline file match no finding");
   app.add_option("--write-baseline", options->write_baseline,
                  "Record the current findings in FILE (then report only new ones, i.e. none)")
       ->type_name("FILE");

@@ -38,6 +38,7 @@ struct CliOptions {
   std::string config;
   bool no_config = false;
   std::string baseline;
+  bool fail_on_stale_baseline = false;
   std::string write_baseline;
   int jobs = 0;  // 0: every core
   bool statistics = false;

@@ -411,7 +411,12 @@ int Run(const CliOptions& options) {
       std::cerr << text;
     }
   }
-  return StatusFor(results, fail_on, had_error, options.exit_zero);
+  ExitStatus status = StatusFor(results, fail_on, had_error, options.exit_zero);
+  if (status == kExitClean && options.fail_on_stale_baseline && stale_baseline > 0 &&
+      !options.exit_zero) {
+    status = kExitFindings;
+  }
+  return status;
 }
 
 }  // namespace hlolint
