@@ -6,7 +6,7 @@
 namespace hlolint {
 namespace {
 
-TEST_CASE("Paths under the base become relative to it; others stay as given") {
+TEST_CASE("Paths under the base become relative to it, others stay as given") {
   // SARIF: the base is the working directory.
   CHECK(PathRelativeTo("/repo/dumps/a.hlo", "/repo", "/repo") == "dumps/a.hlo");
   CHECK(PathRelativeTo("dumps/a.hlo", "/repo", "/repo") == "dumps/a.hlo");
