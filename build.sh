@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(cmake ninja-build g++ libcli11-dev libfmt-dev nlohmann-json3-dev libabsl-dev libsimdjson-dev
-          catch2 python3 python3-jsonschema python3-venv)
+          catch2 python3 python3-jsonschema python3-lxml python3-venv)
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 install_missing() {

@@ -119,7 +119,8 @@ std::string BaselineDocument(const std::vector<FileResult>& files) {
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-uint64_t ApplyBaseline(const Baseline& baseline, std::vector<FileResult>& files) {
+uint64_t ApplyBaseline(const Baseline& baseline, std::vector<FileResult>& files,
+                       uint64_t* stale) {
   std::map<std::string, uint32_t> remaining = baseline.counts;
   uint64_t removed = 0;
   for (FileResult& file : files) {
@@ -132,6 +133,12 @@ uint64_t ApplyBaseline(const Baseline& baseline, std::vector<FileResult>& files)
                                 return true;
                               });
     file.diagnostics.erase(end, file.diagnostics.end());
+  }
+  if (stale != nullptr) {
+    *stale = 0;
+    for (const auto& [fingerprint, count] : baseline.counts) {
+      if (count > 0 && remaining[fingerprint] == count) ++*stale;
+    }
   }
   return removed;
 }

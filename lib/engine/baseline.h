@@ -30,7 +30,11 @@ bool ParseBaseline(std::string_view text, const std::string& path, Baseline* out
 std::string BaselineDocument(const std::vector<FileResult>& files);
 
 // Removes the diagnostics the baseline accounts for (in file order, then
-// diagnostic order) and returns how many were removed.
-uint64_t ApplyBaseline(const Baseline& baseline, std::vector<FileResult>& files);
+// diagnostic order) and returns how many were removed. `stale`, when given,
+// is set to the number of baseline entries (fingerprints) that matched no
+// finding at all: what was recorded there has been fixed or changed, and
+// the entry would hide the same finding if it came back.
+uint64_t ApplyBaseline(const Baseline& baseline, std::vector<FileResult>& files,
+                       uint64_t* stale = nullptr);
 
 }  // namespace hlolint

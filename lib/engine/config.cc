@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::string_view kKeys[] = {
     "$schema",          "select", "extend-select", "ignore",     "fail-on", "severity-overrides",
-    "per-path-ignores", "rules",  "xla-version",   "backend"};
+    "per-path-ignores", "rules",  "xla-version",   "backend", "rule-docs-url"};
 
 // Reads one configuration, collecting the first error with its position.
 class ConfigReader {
@@ -58,6 +58,10 @@ class ConfigReader {
         if (value.is_string()) out->xla_version = XlaProfile::Parse(value.get_ref<const std::string&>());
         ok = out->xla_version.has_value() ||
              Fail(pointer, StrCat("expected ", kXlaVersionHelp), true);
+      } else if (key == "rule-docs-url") {
+        if (value.is_string()) out->rule_docs_url = value.get<std::string>();
+        ok = value.is_string() ||
+             Fail(pointer, "'rule-docs-url' must be a URL string, with {rule} for the rule id", true);
       } else if (key == "backend") {
         if (value.is_string()) out->backend = ParseBackendSetting(value.get_ref<const std::string&>());
         ok = out->backend.has_value() || Fail(pointer, StrCat("expected ", kBackendSettingHelp), true);

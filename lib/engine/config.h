@@ -45,6 +45,7 @@ struct Config {
   nlohmann::json rule_options = nlohmann::json::object();  // {"rule-id": {...}}
   std::optional<XlaProfile> xla_version;   // "xla-version" (its backend: kUnknown)
   std::optional<BackendSetting> backend;   // "backend"
+  std::optional<std::string> rule_docs_url;  // "rule-docs-url": reports link rules there
 };
 
 struct ConfigError {

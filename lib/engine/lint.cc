@@ -85,15 +85,17 @@ void ReportUnusedSuppressions(const std::vector<Suppression>& suppressions,
   for (const Suppression& s : suppressions) {
     if (!s.error.empty()) {
       report(s.span, StrCat("malformed suppression comment: ", s.error),
-             "write `// hlolint: ignore[RULE] reason`");
+             "write `// hlolint: ignore[RULE] reason` (or `ignore-file[RULE]` for the whole file)");
       continue;
     }
     for (const SuppressedRule& r : s.rules) {
       if (r.used) continue;
       if (r.id == "ALL") {
         if (every_rule_ran) {
-          report(r.span, "suppression `ignore[ALL]` silences nothing", "remove the comment",
-                 removal(s, r));
+          report(r.span,
+                 StrCat("suppression `", s.whole_file ? "ignore-file" : "ignore",
+                        "[ALL]` silences nothing"),
+                 "remove the comment", removal(s, r));
         }
         continue;
       }
@@ -114,7 +116,11 @@ void ReportUnusedSuppressions(const std::vector<Suppression>& suppressions,
         continue;
       }
       if (SelectedRule(options, r.id) == nullptr) continue;
-      if (s.target_line == 0) {
+      if (s.whole_file) {
+        report(r.span, StrCat("file-wide suppression of '", r.id, "' silences nothing"),
+               s.rules.size() == 1 ? "remove the comment" : "remove the id from the comment",
+               removal(s, r));
+      } else if (s.target_line == 0) {
         report(r.span, StrCat("suppression of '", r.id, "' has no line to apply to"),
                "put the comment on the line it silences, or on the line before it");
       } else {

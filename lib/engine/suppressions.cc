@@ -46,15 +46,21 @@ bool IsBlankOrComment(std::string_view line) {
   return line.empty() || line.substr(0, 2) == "//";
 }
 
-// Parses `ignore[a, b] reason` starting at `pos` (just after the marker).
+// Parses `ignore[a, b] reason` or `ignore-file[a, b] reason` starting at
+// `pos` (just after the marker).
 void ParseDirective(std::string_view text, size_t pos, size_t line_end, Suppression* s) {
   while (pos < line_end && IsSpace(text[pos])) ++pos;
   constexpr std::string_view kIgnore = "ignore[";
-  if (text.substr(pos, kIgnore.size()) != kIgnore) {
-    s->error = "expected `ignore[RULE, ...]` after `hlolint:`";
+  constexpr std::string_view kIgnoreFile = "ignore-file[";
+  if (text.substr(pos, kIgnoreFile.size()) == kIgnoreFile) {
+    s->whole_file = true;
+    pos += kIgnoreFile.size();
+  } else if (text.substr(pos, kIgnore.size()) == kIgnore) {
+    pos += kIgnore.size();
+  } else {
+    s->error = "expected `ignore[RULE, ...]` or `ignore-file[RULE, ...]` after `hlolint:`";
     return;
   }
-  pos += kIgnore.size();
   const size_t close = text.find(']', pos);
   if (close == std::string_view::npos || close >= line_end) {
     s->error = "missing `]` in `ignore[...]`";
@@ -140,7 +146,7 @@ std::vector<Suppression> FindSuppressions(SourceFile& file) {
     s.comment_line = file.Locate(static_cast<uint32_t>(slash)).line;
     ParseDirective(text, at + kSuppressionMarker.size(), line_end, &s);
     const bool standalone = Trim(text.substr(line_start, slash - line_start)).empty();
-    s.target_line = standalone ? 0 : s.comment_line;
+    s.target_line = standalone || s.whole_file ? 0 : s.comment_line;
     s.removal = standalone ? LineRemoval(text, line_start, line_end)
                            : TrailingCommentRemoval(text, line_start, slash, line_end);
     found.push_back(std::move(s));
@@ -148,14 +154,14 @@ std::vector<Suppression> FindSuppressions(SourceFile& file) {
   // A standalone comment silences the next code line. Walk backwards so a
   // stack of comments resolves through the one below it: linear overall.
   // Without one, the line index (a pass over the whole text) is not needed.
-  const bool any_standalone = std::any_of(found.begin(), found.end(),
-                                          [](const Suppression& s) { return s.target_line == 0; });
+  auto line_to_find = [](const Suppression& s) { return s.target_line == 0 && !s.whole_file; };
+  const bool any_standalone = std::any_of(found.begin(), found.end(), line_to_find);
   if (!any_standalone) return found;
   const uint32_t line_count = file.LineCount();
   uint32_t next_scan_stop = line_count + 1;  // line of the previous standalone comment
   uint32_t next_target = 0;
   for (auto it = found.rbegin(); it != found.rend(); ++it) {
-    if (it->target_line != 0) continue;
+    if (!line_to_find(*it)) continue;
     uint32_t target = 0;
     for (uint32_t line = it->comment_line + 1; line <= line_count; ++line) {
       if (line == next_scan_stop) {
@@ -178,18 +184,20 @@ uint32_t ApplySuppressions(std::vector<Suppression>& suppressions,
                            std::vector<Diagnostic>& diagnostics) {
   if (suppressions.empty() || diagnostics.empty()) return 0;
   absl::flat_hash_map<uint32_t, std::vector<size_t>> by_line;
+  std::vector<size_t> whole_file;
   for (size_t i = 0; i < suppressions.size(); ++i) {
-    if (suppressions[i].error.empty() && suppressions[i].target_line != 0) {
+    if (!suppressions[i].error.empty()) continue;
+    if (suppressions[i].whole_file) {
+      whole_file.push_back(i);
+    } else if (suppressions[i].target_line != 0) {
       by_line[suppressions[i].target_line].push_back(i);
     }
   }
-  uint32_t removed = 0;
-  auto silenced = [&](const Diagnostic& d) {
-    if (d.rule == kUnusedSuppression) return false;
-    auto it = by_line.find(d.resolved.line);
-    if (it == by_line.end()) return false;
+  // Every directive that covers a diagnostic is marked used, line and file
+  // ones alike, so neither is reported as unused.
+  auto match = [&](const std::vector<size_t>& indices, const Diagnostic& d) {
     bool any = false;
-    for (size_t index : it->second) {
+    for (size_t index : indices) {
       for (SuppressedRule& rule : suppressions[index].rules) {
         if (rule.id == d.rule || rule.id == "ALL") {
           rule.used = true;
@@ -198,6 +206,13 @@ uint32_t ApplySuppressions(std::vector<Suppression>& suppressions,
       }
     }
     return any;
+  };
+  uint32_t removed = 0;
+  auto silenced = [&](const Diagnostic& d) {
+    if (d.rule == kUnusedSuppression) return false;
+    auto it = by_line.find(d.resolved.line);
+    const bool by_its_line = it != by_line.end() && match(it->second, d);
+    return match(whole_file, d) || by_its_line;
   };
   auto end = std::remove_if(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
     if (!silenced(d)) return false;

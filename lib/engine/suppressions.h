@@ -5,7 +5,11 @@
 // A comment that follows code on its line silences that line; a comment on a
 // line of its own silences the next line that is not blank and not a comment
 // (so several suppression comments can be stacked). `ignore[ALL]` silences
-// every rule. A suppression that silences nothing is reported by the engine
+// every rule. Anywhere in the file,
+//
+//   // hlolint: ignore-file[rule-a, rule-b] reason
+//
+// silences those rules in the whole file (as ruff's `# ruff: noqa: CODE`). A suppression that silences nothing is reported by the engine
 // as `unused-suppression` (see docs/rules/unused-suppression.md).
 #pragma once
 
@@ -36,6 +40,7 @@ struct Suppression {
   SourceSpan removal;
   uint32_t comment_line = 0;
   uint32_t target_line = 0;    // the line it silences (0: none, e.g. at end of file)
+  bool whole_file = false;     // `ignore-file[...]`: every line (target_line stays 0)
   std::vector<SuppressedRule> rules;
   std::string reason;          // text after `]`, trimmed
   std::string error;           // non-empty for a malformed directive

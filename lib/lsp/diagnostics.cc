@@ -1,6 +1,7 @@
 #include "lsp/diagnostics.h"
 
 #include "lsp/positions.h"
+#include "report/report.h"
 
 namespace hlolint::lsp {
 namespace {
@@ -40,15 +41,6 @@ std::string MessageWithUnlocatedNotes(const api::Diagnostic& diagnostic) {
     if (!note.location) message += "\nnote: " + note.message;
   }
   return message;
-}
-
-std::string RuleDocsUrl(const std::string& pattern, const std::string& rule) {
-  std::string url = pattern;
-  for (size_t at = url.find("{rule}"); at != std::string::npos; at = url.find("{rule}", at)) {
-    url.replace(at, 6, rule);
-    at += rule.size();
-  }
-  return url;
 }
 
 }  // namespace

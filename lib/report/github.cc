@@ -6,6 +6,7 @@
 #include <array>
 
 #include "report/dump_history.h"
+#include "report/relative_path.h"
 #include "report/report.h"
 #include "util/strings.h"
 
@@ -55,19 +56,28 @@ std::string_view Command(Severity severity) {
 std::string RenderGithub(const ReportInput& input) {
   std::string out;
   std::array<uint64_t, 3> per_severity{};  // by Severity value
+  const std::string& base = input.workspace.empty() ? input.working_directory : input.workspace;
   for (const FileResult& file : *input.files) {
+    // GitHub places annotations by the path from the checkout's root.
+    const std::string path = PathRelativeTo(file.path, base, input.working_directory);
+    if (file.io_error) {
+      ++per_severity[static_cast<size_t>(Severity::kError)];
+      out += StrCat("::error file=", EscapeProperty(path), ",title=",
+                    EscapeProperty("hlolint (unreadable file)"), "::",
+                    EscapeData(StrCat(path, ": ", file.io_error_message)), "\n");
+    }
     for (const Diagnostic& d : file.diagnostics) {
       ++per_severity[static_cast<size_t>(d.severity)];
       std::string message = d.message;
       for (const DiagnosticNote& note : d.notes) {
-        message += note.span ? StrCat("\nnote: ", file.path, ":", note.resolved.line, ":",
+        message += note.span ? StrCat("\nnote: ", path, ":", note.resolved.line, ":",
                                       note.resolved.column, ": ", note.message)
                              : StrCat("\nnote: ", note.message);
       }
       for (const std::string& line : DumpHistoryLines(file, d)) message += StrCat("\nnote: ", line);
       if (d.source) message += StrCat("\nsource: ", d.source->file, ":", d.source->line);
       if (!d.fix.empty()) message += StrCat("\nhelp: ", d.fix);
-      out += StrCat("::", Command(d.severity), " file=", EscapeProperty(file.path),
+      out += StrCat("::", Command(d.severity), " file=", EscapeProperty(path),
                     ",line=", d.resolved.line, ",col=", d.resolved.column,
                     ",endLine=", d.resolved.end_line, ",endColumn=", d.resolved.end_column,
                     ",title=", EscapeProperty(StrCat("hlolint (", d.rule, ")")),

@@ -38,6 +38,8 @@ std::string RenderJson(const ReportInput& input) {
   summary["notes"] = s.notes;
   summary["suppressed"] = s.suppressed;
   summary["baselined"] = input.baselined;
+  summary["stale_baseline"] = input.stale_baseline;
+  summary["unreadable"] = s.unreadable_files;
   doc["summary"] = std::move(summary);
   return DumpJson(doc, 2) + "\n";
 }

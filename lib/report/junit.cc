@@ -1,6 +1,9 @@
-// junit: JUnit XML for CI test reports. One test case per file; each
-// diagnostic at or above the file's --fail-on level is a <failure>, the
-// others are listed in <system-out>; an unreadable file is an <error>.
+// junit: JUnit XML for CI test reports, valid against the Jenkins JUnit
+// schema (tests/schemas/junit-10.xsd). Each diagnostic at or above the
+// file's --fail-on level is a test case of its own with one <failure>, so CI
+// lists every finding; a file without such findings is one passing test
+// case; an unreadable file is a test case with an <error>. Diagnostics below
+// the level are listed in the <system-out> of the file's first test case.
 #include "report/dump_history.h"
 #include "report/report.h"
 #include "report/text_escape.h"
@@ -21,43 +24,68 @@ std::string Line(const FileResult& file, const Diagnostic& d) {
   return text;
 }
 
+std::string TestCase(std::string_view name, const std::string& body) {
+  std::string out = StrCat("    <testcase name=\"", XmlEscape(name), "\" classname=\"hlolint\"");
+  out += body.empty() ? "/>\n" : StrCat(">\n", body, "    </testcase>\n");
+  return out;
+}
+
+struct Counts {
+  uint64_t tests = 0, failures = 0, errors = 0;
+};
+
+// The test cases of one file.
+std::string FileCases(const FileResult& file, Severity fail_on, Counts* counts) {
+  std::vector<std::string> failures;  // one body per failing finding
+  std::vector<std::string> names;
+  std::string below;
+  for (const Diagnostic& d : file.diagnostics) {
+    if (d.severity >= fail_on) {
+      names.push_back(StrCat(file.path, ":", d.resolved.line, ":", d.resolved.column, " [",
+                             d.rule, "]"));
+      failures.push_back(StrCat(
+          "      <failure type=\"", XmlEscape(d.rule), "\" message=\"",
+          XmlEscape(StrCat(d.resolved.line, ":", d.resolved.column, ": ",
+                           SeverityName(d.severity), ": ", d.message, " [", d.rule, "]")),
+          "\">", XmlEscape(Line(file, d)), "</failure>\n"));
+    } else {
+      below += Line(file, d) + "\n";
+    }
+  }
+  const std::string system_out =
+      below.empty() ? "" : StrCat("      <system-out>", XmlEscape(below), "</system-out>\n");
+  std::string out;
+  if (file.io_error || failures.empty()) {
+    std::string body;
+    if (file.io_error) {
+      ++counts->errors;
+      body += StrCat("      <error type=\"unreadable\" message=\"",
+                     XmlEscape(file.io_error_message), "\"/>\n");
+    }
+    if (failures.empty()) body += system_out;
+    out += TestCase(file.path, body);
+    ++counts->tests;
+  }
+  for (size_t i = 0; i < failures.size(); ++i) {
+    out += TestCase(names[i], i == 0 ? failures[i] + system_out : failures[i]);
+    ++counts->tests;
+    ++counts->failures;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string RenderJunit(const ReportInput& input) {
   std::string cases;
-  uint64_t failed = 0, errored = 0;
+  Counts counts;
   const std::vector<FileResult>& files = *input.files;
-  for (size_t i = 0; i < files.size(); ++i) {
-    const FileResult& file = files[i];
-    const std::string path = XmlEscape(file.path);
-    std::string body, below;
-    bool fails = false;
-    if (file.io_error) {
-      ++errored;
-      body += StrCat("      <error message=\"", XmlEscape(file.io_error_message), "\"/>\n");
-    }
-    for (const Diagnostic& d : file.diagnostics) {
-      if (d.severity >= input.FailOn(i)) {
-        fails = true;
-        body += StrCat("      <failure type=\"", XmlEscape(d.rule), "\" message=\"",
-                       XmlEscape(StrCat(d.resolved.line, ":", d.resolved.column, ": ",
-                                        SeverityName(d.severity), ": ", d.message, " [", d.rule,
-                                        "]")),
-                       "\">", XmlEscape(Line(file, d)), "</failure>\n");
-      } else {
-        below += Line(file, d) + "\n";
-      }
-    }
-    if (fails) ++failed;
-    if (!below.empty()) body += StrCat("      <system-out>", XmlEscape(below), "</system-out>\n");
-    cases += StrCat("    <testcase name=\"", path, "\" classname=\"hlolint\" file=\"", path, "\"");
-    cases += body.empty() ? "/>\n" : StrCat(">\n", body, "    </testcase>\n");
-  }
-  const std::string counts = StrCat("tests=\"", files.size(), "\" failures=\"", failed,
-                                    "\" errors=\"", errored, "\"");
+  for (size_t i = 0; i < files.size(); ++i) cases += FileCases(files[i], input.FailOn(i), &counts);
+  const std::string attributes = StrCat("tests=\"", counts.tests, "\" failures=\"",
+                                        counts.failures, "\" errors=\"", counts.errors, "\"");
   return StrCat("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
-                "<testsuites name=\"hlolint\" ", counts, ">\n",
-                "  <testsuite name=\"hlolint\" ", counts, " skipped=\"0\">\n", cases,
+                "<testsuites name=\"hlolint\" ", attributes, ">\n",
+                "  <testsuite name=\"hlolint\" ", attributes, " skipped=\"0\">\n", cases,
                 "  </testsuite>\n", "</testsuites>\n");
 }
 

@@ -77,6 +77,22 @@ std::string CountsText(const Summary& s) {
   return StrJoin(parts, ", ");
 }
 
+std::string RuleDocsUrl(std::string_view pattern, std::string_view rule) {
+  std::string url(pattern);
+  for (size_t at = url.find("{rule}"); at != std::string::npos; at = url.find("{rule}", at)) {
+    url.replace(at, 6, rule);
+    at += rule.size();
+  }
+  return url;
+}
+
+std::string DocsHomeUrl(std::string_view pattern) {
+  const size_t rule = pattern.find("{rule}");
+  if (rule == std::string_view::npos) return std::string(pattern);
+  const size_t slash = pattern.rfind('/', rule);
+  return std::string(pattern.substr(0, slash == std::string_view::npos ? rule : slash + 1));
+}
+
 std::string Render(Format format, const ReportInput& input) {
   switch (format) {
     case Format::kFull: return RenderFull(input);

@@ -41,9 +41,16 @@ struct ReportInput {
   const std::vector<RuleDescription>* rules = nullptr;  // every registered rule
   std::string tool_version;
   std::string working_directory;  // absolute; SARIF makes absolute paths relative to it
+  // Absolute; github makes paths relative to it ($GITHUB_WORKSPACE, the
+  // checkout's root). Empty: the working directory.
+  std::string workspace;
+  // A documentation URL with "{rule}" for the rule id (--rule-docs-url):
+  // SARIF's rule helpUri and tool informationUri. Empty: none.
+  std::string rule_docs_url;
   bool color = false;             // full format only
   bool quiet = false;             // human formats: no summary line
   uint64_t baselined = 0;         // findings hidden by --baseline (for summaries)
+  uint64_t stale_baseline = 0;    // --baseline entries that match no finding any more
 
   Severity FailOn(size_t file_index) const {
     return file_index < fail_on.size() ? fail_on[file_index] : Severity::kError;
@@ -66,6 +73,13 @@ struct Summary {
 Summary Summarize(const std::vector<FileResult>& files);
 // "2 errors, 1 warning" style counts ("no problems" when there are none).
 std::string CountsText(const Summary& summary);
+
+// The documentation URL of `rule`: `pattern` with every "{rule}" replaced.
+std::string RuleDocsUrl(std::string_view pattern, std::string_view rule);
+// The documentation's home for `pattern`: what precedes the first "{rule}",
+// up to its last '/' ("https://x/rules/{rule}.md" -> "https://x/rules/"), or
+// the whole pattern when it has no "{rule}".
+std::string DocsHomeUrl(std::string_view pattern);
 
 // Renders the whole report.
 std::string Render(Format format, const ReportInput& input);

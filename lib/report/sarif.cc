@@ -1,11 +1,11 @@
 // sarif: SARIF 2.1.0 as GitHub code scanning accepts it. tool.driver lists
 // every registered rule with its documentation; each result carries a full
 // region, notes as relatedLocations and the line-independent fingerprint.
-#include <filesystem>
 #include <map>
 
 #include "report/dump_history.h"
 #include "report/json_diagnostic.h"
+#include "report/relative_path.h"
 #include "report/report.h"
 #include "report/text_escape.h"
 #include "util/strings.h"
@@ -84,7 +84,7 @@ std::string PascalCase(std::string_view id) {
   return out;
 }
 
-Json RuleJson(const RuleDescription& rule) {
+Json RuleJson(const RuleDescription& rule, const std::string& docs_url) {
   Json r;
   r["id"] = rule.id;
   r["name"] = PascalCase(rule.id);
@@ -92,6 +92,7 @@ Json RuleJson(const RuleDescription& rule) {
   r["fullDescription"] = {{"text", FullDescription(rule)}};
   const std::string help = rule.documentation.empty() ? rule.summary : rule.documentation;
   r["help"] = {{"text", help}, {"markdown", help}};
+  if (!docs_url.empty()) r["helpUri"] = RuleDocsUrl(docs_url, rule.id);
   r["defaultConfiguration"] = {{"level", SarifLevel(rule.default_severity)}};
   r["properties"] = {{"tags", {rule.category}}};
   return r;
@@ -103,13 +104,7 @@ class UriMaker {
   // Relative paths stay relative (to the repository root, for GitHub);
   // absolute ones under the working directory are made relative to it.
   std::string operator()(const std::string& path) const {
-    if (!path.empty() && path.front() == '/' && !cwd_.empty()) {
-      const std::filesystem::path relative =
-          std::filesystem::path(path).lexically_normal().lexically_relative(cwd_);
-      const std::string text = relative.generic_string();
-      if (!text.empty() && text.rfind("..", 0) != 0) return PathToUri(text);
-    }
-    return PathToUri(path);
+    return PathToUri(PathRelativeTo(path, cwd_, cwd_));
   }
 
  private:
@@ -139,7 +134,7 @@ std::string RenderSarif(const ReportInput& input) {
   Json rules = Json::array();
   for (const RuleDescription& rule : *input.rules) {
     rule_index[rule.id] = rules.size();
-    rules.push_back(RuleJson(rule));
+    rules.push_back(RuleJson(rule, input.rule_docs_url));
   }
 
   Json results = Json::array();
@@ -212,6 +207,7 @@ std::string RenderSarif(const ReportInput& input) {
   driver["name"] = "hlolint";
   driver["version"] = input.tool_version;
   driver["semanticVersion"] = input.tool_version;
+  if (!input.rule_docs_url.empty()) driver["informationUri"] = DocsHomeUrl(input.rule_docs_url);
   driver["rules"] = std::move(rules);
 
   Json invocation;

@@ -29,7 +29,7 @@ INPUTS = "tests/cli/inputs"
 
 def clean_env(**extra):
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR")}
+           if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR", "GITHUB_WORKSPACE")}
     env.update(extra)
     return env
 
@@ -634,15 +634,17 @@ class OutputOptions(TempDirTest):
         self.assertEqual(lines[-2], "hlolint: 11 errors in 1 file")
         self.assertTrue(lines[-1].startswith("hlolint: 11 error annotations, but GitHub shows only 10"))
 
-    def test_junit_has_a_test_case_per_file(self):
+    def test_junit_has_a_test_case_per_file_or_failure(self):
         p = run(["--format", "junit", "tests/cli/inputs"])
         root = ET.fromstring(p.stdout)
         cases = root.findall("./testsuite/testcase")
         self.assertEqual([c.get("name") for c in cases],
-                         ["tests/cli/inputs/clean.hlo", "tests/cli/inputs/parse_errors.hlo",
+                         ["tests/cli/inputs/clean.hlo",
+                          "tests/cli/inputs/parse_errors.hlo:5:32 [parse-error]",
+                          "tests/cli/inputs/parse_errors.hlo:17:3 [parse-error]",
                           "tests/cli/inputs/proto.hlo", "tests/cli/inputs/suppressions.hlo"])
-        self.assertEqual(len(cases[1].findall("failure")), 2)
-        self.assertEqual(root.get("failures"), "1")
+        self.assertEqual([len(c.findall("failure")) for c in cases], [0, 1, 1, 0, 0])
+        self.assertEqual(root.get("failures"), "2")
 
 
 class Rules(unittest.TestCase):
@@ -731,9 +733,17 @@ class Schemas(unittest.TestCase):
 
     def test_json_with_an_unreadable_file_still_validates(self):
         schema = self.load("docs/hlolint-output.schema.json")
-        p = run(["--format", "json", "tests/cli/inputs/clean.hlo", "/nonexistent/x.hlo", "/proc/self/mem"])
+        args = ["tests/cli/inputs/clean.hlo", "/nonexistent/x.hlo", "/proc/self/mem"]
+        p = run(["--format", "json"] + args)
         self.assertEqual(p.returncode, 2)
         self.jsonschema.validate(json.loads(p.stdout), schema, cls=self.jsonschema.Draft7Validator)
+        # json-lines: the unreadable inputs are file_error lines.
+        file_error = dict(schema["definitions"]["file_error"], definitions=schema["definitions"])
+        lines = [json.loads(line) for line in run(["--format", "json-lines"] + args).stdout.splitlines()]
+        errors = [line for line in lines if "rule" not in line]
+        self.assertEqual(errors, [{"file": "/nonexistent/x.hlo", "error": "No such file or directory"}])
+        for line in errors:
+            self.jsonschema.validate(line, file_error, cls=self.jsonschema.Draft7Validator)
 
 
 class Docs(TempDirTest):
@@ -1168,6 +1178,202 @@ class DumpDirectories(TempDirTest):
         self.assertEqual([d["first_seen"]["after_pass"] for d in doc["diagnostics"]], ["pass3", "pass0", "pass5"])
         every = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", "--every-dump", gen]).stdout)
         self.assertEqual(len(every["diagnostics"]), bad_files)
+
+
+class Reports(TempDirTest):
+    """Unreadable inputs in every report, several reports from one run,
+    workspace-relative annotations, stale baseline entries."""
+
+    MISSING = "tests/cli/inputs/missing.hlo"
+    FILES = ["tests/cli/inputs/parse_errors.hlo", MISSING]
+
+    def lint(self, fmt, extra=()):
+        p = run(["--select", "parse", "--format", fmt] + list(extra) + self.FILES)
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stderr, f"hlolint: error: {self.MISSING}: No such file or directory\n")
+        return p.stdout
+
+    def test_unreadable_input_in_json(self):
+        doc = json.loads(self.lint("json"))
+        self.assertEqual(doc["files"][-1], {"path": self.MISSING, "modules": 0, "computations": 0,
+                                            "instructions": 0, "bytes": 0,
+                                            "error": "No such file or directory"})
+        self.assertEqual(doc["summary"]["unreadable"], 1)
+        self.assertEqual(doc["summary"]["files"], 2)
+
+    def test_unreadable_input_in_json_lines(self):
+        lines = self.lint("json-lines").splitlines()
+        self.assertEqual(len(lines), 3)
+        self.assertEqual(lines[-1], '{"file":"tests/cli/inputs/missing.hlo","error":"No such file or directory"}')
+
+    def test_unreadable_input_in_sarif(self):
+        invocation = json.loads(self.lint("sarif"))["runs"][0]["invocations"][0]
+        self.assertEqual(invocation, {
+            "executionSuccessful": False,
+            "toolExecutionNotifications": [{
+                "level": "error",
+                "message": {"text": "tests/cli/inputs/missing.hlo: No such file or directory"},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": "tests/cli/inputs/missing.hlo"}}}],
+            }]})
+
+    def test_unreadable_input_in_github(self):
+        self.assertEqual(self.lint("github").splitlines()[2:], [
+            "::error file=tests/cli/inputs/missing.hlo,title=hlolint (unreadable file)::"
+            "tests/cli/inputs/missing.hlo: No such file or directory",
+            "hlolint: 2 errors in 2 files"])
+
+    def test_unreadable_input_in_junit_and_one_test_case_per_failure(self):
+        root = ET.fromstring(self.lint("junit"))
+        cases = root.findall("./testsuite/testcase")
+        self.assertEqual([(c.get("name"), c.get("classname"), sorted(c.keys())) for c in cases], [
+            ("tests/cli/inputs/parse_errors.hlo:5:32 [parse-error]", "hlolint", ["classname", "name"]),
+            ("tests/cli/inputs/parse_errors.hlo:17:3 [parse-error]", "hlolint", ["classname", "name"]),
+            ("tests/cli/inputs/missing.hlo", "hlolint", ["classname", "name"])])
+        self.assertEqual([len(c.findall("failure")) for c in cases], [1, 1, 0])
+        self.assertEqual(cases[0].find("failure").get("message"),
+                         "5:32: error: instruction does not exist: q [parse-error]")
+        error = cases[2].find("error")
+        self.assertEqual((error.get("type"), error.get("message")), ("unreadable", "No such file or directory"))
+        self.assertEqual((root.get("tests"), root.get("failures"), root.get("errors")), ("3", "2", "1"))
+
+    def test_unreadable_directory_is_reported(self):
+        # A directory that cannot be listed: not being root is needed for
+        # permissions, so the test uses a path whose parent is a file.
+        blocker = self.file("blocker", "not a directory")
+        p = run(["--format", "json-lines", os.path.join(blocker, "dumps")])
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(json.loads(p.stdout), {"file": os.path.join(blocker, "dumps"), "error": "Not a directory"})
+        self.assertEqual(p.stderr, f"hlolint: error: {blocker}/dumps: Not a directory\n")
+
+    def test_junit_validates_against_the_jenkins_schema(self):
+        from lxml import etree  # Debian's python3-lxml
+        schema = etree.XMLSchema(etree.parse(os.path.join(SOURCE, "tests/schemas/junit-10.xsd")))
+        reports = [run(["--format", "junit", "tests/cli/inputs"]).stdout, self.lint("junit"),
+                   run(["--format", "junit", "--fail-on", "note", "tests/cli/inputs"]).stdout]
+        snapshot = os.path.join(SOURCE, "tests/snapshots/inputs.junit.snap")
+        with open(snapshot, encoding="utf-8") as f:
+            reports.append(f.read().split("----- stdout -----\n", 1)[1])
+        for text in reports:
+            document = etree.fromstring(text.encode("utf-8"))
+            self.assertTrue(schema.validate(document), schema.error_log)
+        # The check can fail: an element the schema does not know is rejected.
+        self.assertFalse(schema.validate(etree.fromstring(b'<testsuites><testsuite tests="1"><case/></testsuite></testsuites>')))
+
+    def test_several_reports_from_one_run(self):
+        sarif = os.path.join(self.dir, "out.sarif")
+        junit = os.path.join(self.dir, "out.xml")
+        p = run(["--output-format", f"sarif:{sarif}", "--output-format", "github",
+                 "--output-format", f"junit:{junit}", "tests/cli/inputs/parse_errors.hlo"])
+        self.assertEqual((p.returncode, p.stderr), (1, ""))
+        self.assertEqual(p.stdout, run(["--format", "github", "tests/cli/inputs/parse_errors.hlo"]).stdout)
+        with open(sarif, encoding="utf-8") as f:
+            self.assertEqual(f.read(), run(["--format", "sarif", "tests/cli/inputs/parse_errors.hlo"]).stdout)
+        with open(junit, encoding="utf-8") as f:
+            self.assertEqual(f.read(), run(["--format", "junit", "tests/cli/inputs/parse_errors.hlo"]).stdout)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["out.sarif", "out.xml"])  # no temporary files
+        # Only file reports: nothing on stdout. -o with --format still works beside them.
+        p = run(["--output-format", f"json:{sarif}", "tests/cli/inputs/parse_errors.hlo"])
+        self.assertEqual((p.returncode, p.stdout), (1, ""))
+        p = run(["--format", "concise", "-o", junit, "--output-format", f"json-lines:{sarif}",
+                 "tests/cli/inputs/parse_errors.hlo"])
+        self.assertEqual((p.returncode, p.stdout), (1, ""))
+        with open(junit, encoding="utf-8") as f:
+            self.assertEqual(f.read(), run(["--format", "concise", "tests/cli/inputs/parse_errors.hlo"]).stdout)
+        # A plain --output-format is --format, as before.
+        self.assertEqual(run(["--output-format", "json", "tests/cli/inputs/parse_errors.hlo"]).stdout,
+                         run(["--format", "json", "tests/cli/inputs/parse_errors.hlo"]).stdout)
+
+    def test_output_format_usage_errors(self):
+        cases = [
+            (["--output-format", "json", "--format", "concise"],
+             "only one report can go to standard output (--format or --output-format FORMAT); "
+             "give the others a file with --output-format FORMAT:FILE"),
+            (["--output-format", "jsn:x.json"],
+             "--output-format: unknown format 'jsn' (expected one of "
+             "full|concise|json|json-lines|sarif|github|junit, optionally followed by :FILE)"),
+            (["--output-format", "json:"], "--output-format json:: the file name is missing"),
+            (["--output-format", "json:a", "--output-format", "sarif:a"], "--output-format sarif:a: a gets two reports"),
+        ]
+        for args, message in cases:
+            with self.subTest(args=args):
+                p = run(args + ["tests/cli/inputs/clean.hlo"], cwd=self.dir)
+                self.assertEqual(p.returncode, 2)
+                self.assertEqual(p.stderr, f"hlolint: error: {message}\nRun 'hlolint --help' for usage.\n")
+        path = self.file("in.hlo", MODULE_OK)
+        p = run(["--output-format", f"json:{path}", path])
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stderr, f"hlolint: error: --output-format json:{path} would overwrite the input {path}\n")
+
+    def test_github_paths_are_relative_to_the_workspace(self):
+        source = os.path.join(SOURCE, "tests/cli/inputs/parse_errors.hlo")
+        with open(source, encoding="utf-8") as f:
+            path = self.file("repo/sub/bad.hlo", f.read())
+        first = "::error file={},line=5,col=32,"
+        env = clean_env(GITHUB_WORKSPACE=os.path.join(self.dir, "repo"))
+        # Absolute, and relative to a working directory inside the workspace.
+        for args, cwd in [([path], None), (["bad.hlo"], os.path.join(self.dir, "repo/sub"))]:
+            p = run(["--format", "github"] + args, cwd=cwd, env=env)
+            self.assertTrue(p.stdout.startswith(first.format("sub/bad.hlo")), p.stdout)
+            self.assertIn("note: sub/bad.hlo:16:3: instruction previously defined here", p.stdout)
+        # Outside the workspace, or without one: as given.
+        p = run(["--format", "github", source], env=clean_env(GITHUB_WORKSPACE=os.path.join(self.dir, "repo")))
+        self.assertTrue(p.stdout.startswith(first.format(source)), p.stdout)
+        p = run(["--format", "github", "tests/cli/inputs/parse_errors.hlo"])
+        self.assertTrue(p.stdout.startswith(first.format("tests/cli/inputs/parse_errors.hlo")), p.stdout)
+
+    def test_sarif_links_rules_to_their_documentation(self):
+        def driver(args, cwd=None):
+            p = run(["--format", "sarif"] + args, cwd=cwd)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            return json.loads(p.stdout)["runs"][0]["tool"]["driver"]
+        url = "https://example.com/hlolint/docs/rules/{rule}.md"
+        d = driver(["--rule-docs-url", url, "tests/cli/inputs/parse_errors.hlo"])
+        self.assertEqual(d["informationUri"], "https://example.com/hlolint/docs/rules/")
+        parse_error = next(r for r in d["rules"] if r["id"] == "parse-error")
+        self.assertEqual(parse_error["helpUri"], "https://example.com/hlolint/docs/rules/parse-error.md")
+        self.assertTrue(all(r["helpUri"] == url.replace("{rule}", r["id"]) for r in d["rules"]))
+        with open(os.path.join(SOURCE, "docs/rules/parse-error.md"), encoding="utf-8") as f:
+            self.assertEqual(parse_error["help"], {"text": f.read(), "markdown": parse_error["help"]["markdown"]})
+        # Without a URL: no links, help text all the same.
+        d = driver(["tests/cli/inputs/parse_errors.hlo"])
+        self.assertNotIn("informationUri", d)
+        self.assertFalse(any("helpUri" in r for r in d["rules"]))
+        self.assertTrue(all(r["help"]["text"] for r in d["rules"]))
+        # From the configuration; the command line wins.
+        path = self.file("proj/bad.hlo", MODULE_ERROR)
+        self.file("proj/.hlolint.json", '{"rule-docs-url": "https://docs.example/{rule}"}')
+        d = driver([path])
+        self.assertEqual((d["informationUri"], d["rules"][0]["helpUri"]),
+                         ("https://docs.example/", "https://docs.example/" + d["rules"][0]["id"]))
+        d = driver(["--rule-docs-url", "https://other.example/r/{rule}.html", path])
+        self.assertEqual(d["rules"][0]["helpUri"], "https://other.example/r/" + d["rules"][0]["id"] + ".html")
+        self.file("proj/.hlolint.json", '{"rule-docs-url": 7}')
+        p = run([path])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(".hlolint.json:1:19: error: 'rule-docs-url' must be a URL string, with {rule} for the rule id", p.stderr)
+
+    def test_stale_baseline_entries_are_reported(self):
+        path = self.file("a.hlo", MODULE_ERROR + "// -----\n" + MODULE_WARNING)
+        baseline = os.path.join(self.dir, "baseline.json")
+        self.assertEqual(run(["--write-baseline", baseline, path]).returncode, 0)
+        p = run(["--baseline", baseline, path])
+        self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "", ""))
+        write(path, MODULE_OK)  # both findings fixed
+        p = run(["--baseline", baseline, "--format", "json", "--statistics", path])
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual(json.loads(p.stdout)["summary"]["stale_baseline"], 2)
+        self.assertEqual(p.stderr.splitlines()[0],
+                         f"hlolint: {baseline}: 2 entries no longer match any finding (refresh with --write-baseline)")
+        self.assertIn("in the baseline: 0 (stale baseline entries: 2)\n", p.stderr)
+        self.assertEqual(run(["--baseline", baseline, "--fail-on-stale-baseline", path]).returncode, 1)
+        self.assertEqual(run(["--baseline", baseline, "--fail-on-stale-baseline", "--exit-zero", path]).returncode, 0)
+        write(path, MODULE_ERROR)  # one fixed
+        p = run(["--baseline", baseline, path])
+        self.assertEqual((p.returncode, p.stderr), (0, f"hlolint: {baseline}: 1 entry no longer matches any finding (refresh with --write-baseline)\n"))
+        self.assertEqual(run(["--baseline", baseline, "--fail-on-stale-baseline", path]).returncode, 1)
+        # Nothing stale: the flag changes nothing.
+        self.assertEqual(run(["--write-baseline", baseline, path]).returncode, 0)
+        self.assertEqual(run(["--baseline", baseline, "--fail-on-stale-baseline", path]).returncode, 0)
 
 
 def sarif_used_rules_only(text):

@@ -43,6 +43,20 @@ TEST_CASE("A written baseline reads back and hides exactly what it recorded") {
   CHECK(later[1].diagnostics[0].fingerprint == "00000000000000aa");
 }
 
+TEST_CASE("Baseline entries that match no finding are counted as stale") {
+  Baseline baseline;
+  baseline.counts = {{"00000000000000aa", 2}, {"00000000000000bb", 1}, {"00000000000000cc", 3}};
+  // aa matches one of its two occurrences (not stale); bb and cc match nothing.
+  std::vector<FileResult> files = {WithFindings("a.hlo", {"00000000000000aa", "00000000000000dd"})};
+  uint64_t stale = 99;
+  CHECK(ApplyBaseline(baseline, files, &stale) == 1);
+  CHECK(stale == 2);
+  std::vector<FileResult> all = {
+      WithFindings("a.hlo", {"00000000000000aa", "00000000000000bb", "00000000000000cc"})};
+  CHECK(ApplyBaseline(baseline, all, &stale) == 3);
+  CHECK(stale == 0);
+}
+
 TEST_CASE("The baseline document is sorted and stable") {
   std::vector<FileResult> one = {WithFindings("a.hlo", {"00000000000000bb", "00000000000000aa"})};
   std::vector<FileResult> two = {WithFindings("a.hlo", {"00000000000000aa", "00000000000000bb"})};

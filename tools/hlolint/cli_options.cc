@@ -1,5 +1,6 @@
 #include "cli_options.h"
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 
@@ -23,6 +24,42 @@ CLI::Option* AddList(CLI::App& app, const std::string& name, std::vector<std::st
       ->type_name("LIST");
 }
 
+// --output-format values: FORMAT[:FILE] (a format name has no ':'). A
+// plain FORMAT is the stdout report, as --format; one report at most goes
+// to stdout and one at most to each file. Returns the usage error, if any.
+std::optional<std::string> ReadOutputFormats(const std::vector<std::string>& values,
+                                             bool format_given, bool output_given,
+                                             const std::string& formats, CliOptions* options) {
+  bool plain_given = false;
+  for (const std::string& value : values) {
+    const size_t colon = value.find(':');
+    const std::string name = value.substr(0, colon);
+    if (!FormatFromName(name)) {
+      return StrCat("--output-format: unknown format '", name, "' (expected one of ", formats,
+                    ", optionally followed by :FILE)");
+    }
+    if (colon == std::string::npos) {
+      if (plain_given || format_given) {
+        return "only one report can go to standard output (--format or --output-format "
+               "FORMAT); give the others a file with --output-format FORMAT:FILE";
+      }
+      plain_given = true;
+      options->format = name;
+      continue;
+    }
+    const std::string file = value.substr(colon + 1);
+    if (file.empty()) return StrCat("--output-format ", value, ": the file name is missing");
+    const bool taken = (output_given && file == options->output) ||
+                       std::any_of(options->report_files.begin(), options->report_files.end(),
+                                   [&](const ReportFile& r) { return r.file == file; });
+    if (taken) return StrCat("--output-format ", value, ": ", file, " gets two reports");
+    options->report_files.push_back({name, file});
+  }
+  options->main_report_requested =
+      options->report_files.empty() || format_given || output_given || plain_given;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) {
@@ -37,13 +74,30 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
 
   std::string formats = StrJoin(FormatNames(), "|");
   std::string format;
-  app.add_option("--format,--output-format", format,
-                 "Output format: " + formats +
-                     " (default: full on a terminal, concise otherwise)")
-      ->type_name("FORMAT");
-  app.add_option("-o,--output", options->output,
-                 "Write the report to FILE (atomically) instead of stdout")
-      ->type_name("FILE");
+  CLI::Option* format_option =
+      app.add_option("--format", format,
+                     "Output format: " + formats +
+                         " (default: full on a terminal, concise otherwise)")
+          ->type_name("FORMAT");
+  std::vector<std::string> output_formats;
+  app.add_option("--output-format", output_formats,
+                 "Also write a report in FORMAT to FILE (atomically), from the same run; "
+                 "repeatable. FORMAT alone is the report on stdout, like --format")
+      ->type_name("FORMAT[:FILE]")
+      ->type_size(1)
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  CLI::Option* output_option =
+      app.add_option("-o,--output", options->output,
+                     "Write the report to FILE (atomically) instead of stdout")
+          ->type_name("FILE");
+  std::string rule_docs_url;
+  CLI::Option* rule_docs_url_option =
+      app.add_option("--rule-docs-url", rule_docs_url,
+                     "Link each rule to its documentation at URL, {rule} standing for the rule "
+                     "id (SARIF helpUri and informationUri)")
+          ->type_name("URL");
   app.add_option("--stdin-filename", options->stdin_filename,
                  "Name for input read from - (used in diagnostics and to find .hlolint.json)")
       ->type_name("NAME");
@@ -85,6 +139,8 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
   app.add_option("--baseline", options->baseline,
                  "Report only findings not recorded in this baseline file")
       ->type_name("FILE");
+  app.add_flag("--fail-on-stale-baseline", options->fail_on_stale_baseline,
+               "Exit with status 1 when entries of the --baseline file match no finding");
   app.add_option("--write-baseline", options->write_baseline,
                  "Record the current findings in FILE (then report only new ones, i.e. none)")
       ->type_name("FILE");
@@ -152,6 +208,12 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
     }
     options->format = format;
   }
+  if (std::optional<std::string> error =
+          ReadOutputFormats(output_formats, format_option->count() > 0,
+                            output_option->count() > 0, formats, options)) {
+    return usage_error(*error);
+  }
+  if (rule_docs_url_option->count() > 0) options->rule_docs_url = rule_docs_url;
   if (select_option->count() > 0) options->select = select;
   if (fail_on_option->count() > 0) options->fail_on = fail_on;
   if (xla_version_option->count() > 0) options->xla_version = xla_version;

@@ -9,11 +9,24 @@ namespace hlolint {
 
 enum class ColorMode { kAuto, kAlways, kNever };
 
+// One report of `--output-format FORMAT:FILE`.
+struct ReportFile {
+  std::string format;  // a valid format name
+  std::string file;
+};
+
 struct CliOptions {
   std::vector<std::string> paths;
   std::optional<std::string> format;  // unset: full on a terminal, else concise
   std::string output;                 // -o; empty: stdout
+  // Further reports of the same run (--output-format FORMAT:FILE). A plain
+  // `--output-format FORMAT` sets `format`, as --format does. When there are
+  // such reports, the report of `format`/`output` is written only if
+  // --format, -o or a plain --output-format asked for it.
+  std::vector<ReportFile> report_files;
+  bool main_report_requested = true;
   std::string stdin_filename;
+  std::optional<std::string> rule_docs_url;  // --rule-docs-url; overrides the configuration's
   std::optional<std::vector<std::string>> select;
   std::vector<std::string> extend_select;
   std::vector<std::string> ignore;
@@ -25,6 +38,7 @@ struct CliOptions {
   std::string config;
   bool no_config = false;
   std::string baseline;
+  bool fail_on_stale_baseline = false;
   std::string write_baseline;
   int jobs = 0;  // 0: every core
   bool statistics = false;

@@ -3,8 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -136,6 +138,11 @@ int Run(const CliOptions& options) {
                       *options.format, "'"));
     return kExitError;
   }
+  if (options.dump_summary && !options.report_files.empty()) {
+    PrintError("--dump-summary writes one report; use --format and -o, not --output-format "
+               "FORMAT:FILE");
+    return kExitError;
+  }
   if (options.no_sequence && (options.every_dump || options.dump_summary)) {
     PrintError(StrCat("--no-sequence cannot be combined with ",
                       options.every_dump ? "--every-dump" : "--dump-summary"));
@@ -148,16 +155,23 @@ int Run(const CliOptions& options) {
   }
 
   bool had_error = false;
-  std::vector<std::string> input_errors;
+  std::vector<InputError> input_errors;
   const ExpandedInputs expanded = ExpandInputs(options.paths, &input_errors);
   const std::vector<Input>& inputs = expanded.files;
-  for (const std::string& message : input_errors) PrintError(message);
+  for (const InputError& error : input_errors) PrintError(error.ToString());
   had_error = !input_errors.empty();
   // Nothing to lint, though every path was there: a CI gate must not pass.
   const bool nothing_found = inputs.empty() && !had_error && !options.allow_empty;
   if (const Input* overwritten = InputAt(options.output, inputs)) {
     PrintError(StrCat("--output ", options.output, " would overwrite the input ", overwritten->path));
     return kExitError;
+  }
+  for (const ReportFile& report : options.report_files) {
+    if (const Input* overwritten = InputAt(report.file, inputs)) {
+      PrintError(StrCat("--output-format ", report.format, ":", report.file,
+                        " would overwrite the input ", overwritten->path));
+      return kExitError;
+    }
   }
   if (options.show_files) {
     std::string list;
@@ -192,6 +206,7 @@ int Run(const CliOptions& options) {
   std::vector<LintTask> tasks;
   std::vector<Severity> fail_on;
   std::vector<std::string> locations;  // names that say whether a file is an XLA dump
+  std::string rule_docs_url = options.rule_docs_url.value_or("");
   for (const Input& input : inputs) {
     LintTask task;
     task.path = input.path;
@@ -217,6 +232,11 @@ int Run(const CliOptions& options) {
         std::cerr << error.ToString() << "\n";
         return kExitError;
       }
+    }
+    // The run has one documentation URL: the command line's, else the
+    // first configuration's that sets one.
+    if (config && config->rule_docs_url && rule_docs_url.empty()) {
+      rule_docs_url = *config->rule_docs_url;
     }
     locations.push_back(location);
     Severity threshold = Severity::kError;
@@ -301,8 +321,20 @@ int Run(const CliOptions& options) {
     fail_on = std::move(grouped_fail_on);
   }
 
+  // Paths that could not be expanded are in every report, as unreadable
+  // files, after the files linted.
+  for (const InputError& error : input_errors) {
+    FileResult unreadable;
+    unreadable.path = error.path;
+    unreadable.io_error = true;
+    unreadable.io_error_message = error.message;
+    results.push_back(std::move(unreadable));
+    fail_on.push_back(Severity::kError);
+  }
+
   // Baselines.
   uint64_t baselined = 0;
+  uint64_t stale_baseline = 0;
   if (!options.write_baseline.empty()) {
     std::string error;
     if (!WriteFileAtomically(options.write_baseline, BaselineDocument(results), &error)) {
@@ -325,15 +357,34 @@ int Run(const CliOptions& options) {
       std::cerr << error << "\n";
       return kExitError;
     }
-    baselined = ApplyBaseline(baseline, results);
+    baselined = ApplyBaseline(baseline, results, &stale_baseline);
+    if (stale_baseline > 0 && !options.silent) {
+      std::cerr << "hlolint: " << options.baseline << ": " << stale_baseline
+                << (stale_baseline == 1 ? " entry no longer matches" : " entries no longer match")
+                << " any finding (refresh with --write-baseline)\n";
+    }
   }
 
-  // Report.
+  // Reports: each rendered from the one run, each file written atomically.
   const bool to_terminal = options.output.empty() && StdoutIsTerminal();
   const Format format = options.format ? *FormatFromName(*options.format)
                                        : (to_terminal ? Format::kFull : Format::kConcise);
+  struct Report {
+    Format format;
+    std::string file;  // empty: stdout
+    bool color;        // --color applies to the report of --format
+  };
+  std::vector<Report> reports;
+  if (options.main_report_requested) {
+    reports.push_back({format, options.output, ShouldColor(options.color, to_terminal)});
+  }
+  for (const ReportFile& report : options.report_files) {
+    reports.push_back({*FormatFromName(report.format), report.file, false});
+  }
+  const bool any_sarif = std::any_of(reports.begin(), reports.end(),
+                                     [](const Report& r) { return r.format == Format::kSarif; });
   const std::vector<RuleDescription> rules =
-      format == Format::kSarif ? DescribeRules() : std::vector<RuleDescription>();
+      any_sarif ? DescribeRules() : std::vector<RuleDescription>();
   ReportInput input;
   input.files = &results;
   input.fail_on = fail_on;
@@ -341,28 +392,44 @@ int Run(const CliOptions& options) {
   input.tool_version = HLOLINT_VERSION;
   std::error_code ec;
   input.working_directory = std::filesystem::current_path(ec).generic_string();
-  input.color = ShouldColor(options.color, to_terminal);
+  if (const char* workspace = std::getenv("GITHUB_WORKSPACE");
+      workspace != nullptr && workspace[0] == '/') {
+    input.workspace = workspace;
+  }
   input.quiet = options.quiet;
+  input.rule_docs_url = rule_docs_url;
   input.baselined = baselined;
-  if (!options.output.empty()) {
-    std::string error;
-    if (!WriteFileAtomically(options.output, Render(format, input), &error)) {
-      PrintError(error);
-      had_error = true;
+  input.stale_baseline = stale_baseline;
+  bool human_on_stdout = false;
+  for (const Report& report : reports) {
+    input.color = report.color;
+    if (!report.file.empty()) {
+      std::string error;
+      if (!WriteFileAtomically(report.file, Render(report.format, input), &error)) {
+        PrintError(error);
+        had_error = true;
+      }
+    } else if (!options.silent) {
+      human_on_stdout = IsHumanFormat(report.format);
+      if (!WriteStdout(Render(report.format, input))) had_error = true;
     }
-  } else if (!options.silent) {
-    if (!WriteStdout(Render(format, input))) had_error = true;
   }
 
   if (options.statistics) {
-    const std::string text = StatisticsText(results, {seconds, jobs, baselined, expanded.skipped.size()});
-    if (IsHumanFormat(format) && options.output.empty() && !options.silent) {
+    const std::string text = StatisticsText(
+        results, {seconds, jobs, baselined, expanded.skipped.size(), stale_baseline});
+    if (human_on_stdout) {
       WriteStdout(text);
     } else {
       std::cerr << text;
     }
   }
-  return StatusFor(results, fail_on, had_error, options.exit_zero);
+  ExitStatus status = StatusFor(results, fail_on, had_error, options.exit_zero);
+  if (status == kExitClean && options.fail_on_stale_baseline && stale_baseline > 0 &&
+      !options.exit_zero) {
+    status = kExitFindings;
+  }
+  return status;
 }
 
 }  // namespace hlolint

@@ -29,8 +29,9 @@ std::string StatisticsText(const std::vector<FileResult>& files, const RunTotals
                        totals.skipped_not_hlo == 1 ? "" : "s");
   }
   out += fmt::format("  errors: {}, warnings: {}, notes: {}, suppressed inline: {}, "
-                     "in the baseline: {}\n",
-                     s.errors, s.warnings, s.notes, s.suppressed, totals.baselined);
+                     "in the baseline: {} (stale baseline entries: {})\n",
+                     s.errors, s.warnings, s.notes, s.suppressed, totals.baselined,
+                     totals.stale_baseline);
   out += fmt::format("  wall time: {:.3f} s with {} job{}\n", totals.wall_seconds, totals.jobs,
                      totals.jobs == 1 ? "" : "s");
   return out;

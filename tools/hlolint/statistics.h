@@ -13,6 +13,7 @@ struct RunTotals {
   int jobs = 1;
   uint64_t baselined = 0;
   size_t skipped_not_hlo = 0;  // `.txt` files of directory scans left out
+  uint64_t stale_baseline = 0;  // --baseline entries that matched nothing
 };
 
 std::string StatisticsText(const std::vector<FileResult>& files, const RunTotals& totals);
