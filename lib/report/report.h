@@ -41,7 +41,8 @@ struct ReportInput {
   const std::vector<RuleDescription>* rules = nullptr;  // every registered rule
   std::string tool_version;
   std::string working_directory;  // absolute; SARIF makes absolute paths relative to it
-  bool color = false;             // full format only
+  bool color = false;             // full and concise formats
+  uint32_t width = 100;           // full format: terminal columns to fit source lines to
   bool quiet = false;             // human formats: no summary line
   uint64_t baselined = 0;         // findings hidden by --baseline (for summaries)
 

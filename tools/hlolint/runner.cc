@@ -330,6 +330,7 @@ int Run(const CliOptions& options) {
   std::error_code ec;
   input.working_directory = std::filesystem::current_path(ec).generic_string();
   input.color = ShouldColor(options.color, to_terminal);
+  input.width = ReportWidth(to_terminal);
   input.quiet = options.quiet;
   input.baselined = baselined;
   if (!options.output.empty()) {
