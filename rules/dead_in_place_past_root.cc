@@ -162,19 +162,14 @@ class DeadInPlacePastRootRule : public Rule {
                ShapeIndexSuffix(chosen.pair->operand_index), ")");
 
     if (scheduled_after_root && chosen.live_at_root()) {
-      std::string evidence;
       std::string producer_note;
       if (chosen.root_output) {
-        evidence = StrCat("reaches ROOT as output ", ShapeIndexToString(*chosen.root_output));
         producer_note = StrCat("the written buffer is defined here and reaches ROOT as output ",
                                ShapeIndexToString(*chosen.root_output));
       } else {
         const InputOutputAlias& a = *chosen.entry_alias;
-        evidence = StrCat("is entry parameter ", a.parameter, ShapeIndexSuffix(a.parameter_index),
-                          ", aliased to output ", ShapeIndexToString(a.output_index),
-                          " by input_output_alias");
         producer_note = StrCat("the written buffer is entry parameter ", a.parameter,
-                               ", aliased to output ", ShapeIndexToString(a.output_index),
+                               ShapeIndexSuffix(a.parameter_index), ", aliased to output ", ShapeIndexToString(a.output_index),
                                " by input_output_alias");
       }
       ctx.Report(id, StrCat(what, " is scheduled after ROOT and writes in place into the buffer",
@@ -184,9 +179,8 @@ class DeadInPlacePastRootRule : public Rule {
           .Note(root, StrCat("ROOT '", m.name(root),
                              "' is here; instructions after it run once the result is final"))
           .Note(chosen.source.instr, producer_note)
-          .Note(StrCat("the buffer ", evidence,
-                       ": the write lands after the computation's result is final and corrupts "
-                       "it (its result is unused, so it was likely added after the last DCE)"))
+          .Note("the write lands after the computation's result is final and corrupts it (its "
+                "result is unused, so it was likely added after the last DCE)")
           .Fix("schedule the update before ROOT and use its result, or remove it");
       return;
     }
