@@ -162,54 +162,53 @@ class DeadInPlacePastRootRule : public Rule {
                ShapeIndexSuffix(chosen.pair->operand_index), ")");
 
     if (scheduled_after_root && chosen.live_at_root()) {
-      std::string evidence;
       std::string producer_note;
       if (chosen.root_output) {
-        evidence = StrCat("reaches ROOT as output ", ShapeIndexToString(*chosen.root_output));
         producer_note = StrCat("the written buffer is defined here and reaches ROOT as output ",
                                ShapeIndexToString(*chosen.root_output));
       } else {
         const InputOutputAlias& a = *chosen.entry_alias;
-        evidence = StrCat("is entry parameter ", a.parameter, ShapeIndexSuffix(a.parameter_index),
-                          ", aliased to output ", ShapeIndexToString(a.output_index),
-                          " by input_output_alias");
         producer_note = StrCat("the written buffer is entry parameter ", a.parameter,
-                               ", aliased to output ", ShapeIndexToString(a.output_index),
+                               ShapeIndexSuffix(a.parameter_index), ", aliased to output ", ShapeIndexToString(a.output_index),
                                " by input_output_alias");
       }
       ctx.Report(id, StrCat(what, " is scheduled after ROOT and writes in place into the buffer",
-                            " of ", written, ", which ", evidence,
-                            "; the write lands after the computation's result is final and "
-                            "corrupts it (its result is unused, so it was likely added after "
-                            "the last DCE)"))
+                            " of ", written))
           .WithSeverity(Severity::kError)
+          .Label("runs after the result is final")
           .Note(root, StrCat("ROOT '", m.name(root),
                              "' is here; instructions after it run once the result is final"))
           .Note(chosen.source.instr, producer_note)
+          .Note("the write lands after the computation's result is final and corrupts it (its "
+                "result is unused, so it was likely added after the last DCE)")
           .Fix("schedule the update before ROOT and use its result, or remove it");
       return;
     }
 
-    std::string message = StrCat(what, " updates ", written,
-                                 " in place, but its result has no users and it is not ROOT");
-    if (scheduled_after_root) message += ", and it is scheduled after ROOT";
+    const std::string message = StrCat(what, " updates ", written,
+                                       " in place, but its result has no users and it is not "
+                                       "ROOT");
+    std::string consequence;
     const bool side_effect = effects.HasSideEffect(id);
     const DceVerdict dce = DceVerdictOf(ctx, id, side_effect);
     if (dce.allowed_side_effect) {
-      message += "; it has a side effect, but its frontend attribute "
-                 "xla_allow_dce_side_effecting_op=\"true\" lets HloDCE delete it, and the "
-                 "mutation is lost";
+      consequence = "it has a side effect, but its frontend attribute "
+                    "xla_allow_dce_side_effecting_op=\"true\" lets HloDCE delete it, and the "
+                    "mutation is lost";
     } else if (side_effect) {
-      message += "; it has a side effect, so HloDCE keeps it, but its in-place result is unused";
+      consequence = "it has a side effect, so HloDCE keeps it, but its in-place result is unused";
     } else if (has_control_dependencies) {
-      message += "; the mutation is lost (HloDCE keeps it only for its control dependencies)";
+      consequence = "the mutation is lost (HloDCE keeps it only for its control dependencies)";
     } else if (!dce.kept_by.empty()) {
-      message += StrCat("; the mutation is lost (HloDCE keeps it for its frontend attribute ",
-                        dce.kept_by, ")");
+      consequence = StrCat("the mutation is lost (HloDCE keeps it for its frontend attribute ",
+                           dce.kept_by, ")");
     } else {
-      message += "; the mutation is lost and HloDCE will delete it";
+      consequence = "the mutation is lost and HloDCE will delete it";
     }
-    auto report = ctx.Report(id, std::move(message));
+    auto report = ctx.Report(id, message);
+    report.Label(scheduled_after_root ? "unused, and scheduled after ROOT" : "unused");
+    report.Note(consequence);
+    report.Fix("use the updated result (pass it on towards ROOT) or remove the update");
     if (side_effect && !dce.allowed_side_effect) report.WithSeverity(Severity::kNote);
     if (dce.allowed_side_effect) report.AssumesXla(XlaChange::kDceRemovesAllowedTpuCustomCall);
     if (!dce.kept_by.empty()) report.AssumesXla(XlaChange::kDceKeepsDisableWhileLoopDceOps);

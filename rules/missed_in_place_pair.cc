@@ -21,7 +21,7 @@ namespace {
 // Why the fusion's operand is hazardous beyond the missed pair.
 struct Conflict {
   InstrId other = kNoId;
-  std::string message;  // for the diagnostic
+  std::string message;  // why it matters, a note of the diagnostic
   std::string note;     // at `other`
 };
 
@@ -91,7 +91,7 @@ class MissedInPlacePairRule : public Rule {
       }
       if (writer) {
         return {user,
-                StrCat("; '", m.name(operand), "' is also written in place by ",
+                StrCat("'", m.name(operand), "' is also written in place by ",
                        OpcodeName(m.opcode(user)), " '", m.name(user),
                        "', so two writers may share its buffer"),
                 StrCat("also writes into '", m.name(operand), "' in place")};
@@ -99,7 +99,7 @@ class MissedInPlacePairRule : public Rule {
       if (later_reader.other == kNoId && m.parent(user) == m.parent(fusion) &&
           position[user] > position[fusion]) {
         later_reader = {user,
-                        StrCat("; '", m.name(operand), "' is still read by '", m.name(user),
+                        StrCat("'", m.name(operand), "' is still read by '", m.name(user),
                                "' after the fusion"),
                         StrCat("reads '", m.name(operand), "' after the fusion")};
       }
@@ -107,7 +107,7 @@ class MissedInPlacePairRule : public Rule {
     const ValueRef source = reach.TraceBuffer({operand, operand_index});
     if (auto out = reach.RootOutputFor(source)) {
       return {source.instr,
-              StrCat("; the buffer of '", m.name(operand), "' reaches ROOT as output ",
+              StrCat("the buffer of '", m.name(operand), "' reaches ROOT as output ",
                      ShapeIndexToString(*out), ", so it is live after the fusion"),
               StrCat("buffer defined here reaches ROOT as output ", ShapeIndexToString(*out))};
     }
@@ -129,18 +129,12 @@ class MissedInPlacePairRule : public Rule {
     const Module& m = ctx.module();
     const InstrId first_blocker = found.blockers.front();
     const InstrId op = found.in_place_op;
-    std::string message = StrCat(
-        "fusion '", m.name(fusion), "' updates operand ", found.pair.operand, " ('",
-        m.name(operand), "'", ShapeIndexSuffix(found.pair.operand_index), ") in place through ",
-        OpcodeName(m.opcode(op)), " '", m.name(op),
-        "', but XLA's in-place pair discovery stops at ",
-        OpcodeName(m.opcode(first_blocker)), " '", m.name(first_blocker), "' (it looks only through ",
-        WhatXlaFollows(ctx.xla()), "), so no must-alias pair operand ", found.pair.operand,
-        ShapeIndexSuffix(found.pair.operand_index), " -> output ",
-        ShapeIndexToString(found.pair.output_index),
-        " is recorded and buffer assignment and copy insertion treat the fusion as out of place");
-    message += conflict.message;
-    auto report = ctx.Report(fusion, std::move(message));
+    auto report = ctx.Report(
+        fusion, StrCat("fusion '", m.name(fusion), "' updates operand ", found.pair.operand, " ('",
+                       m.name(operand), "'", ShapeIndexSuffix(found.pair.operand_index),
+                       ") in place through ", OpcodeName(m.opcode(op)), " '", m.name(op),
+                       "', but XLA records no in-place pair for it"));
+    report.Label("treated as out of place");
     if (conflict.other != kNoId) report.WithSeverity(Severity::kError);
     bool reshape_blocks = false, bitcast_blocks = false;
     for (InstrId blocker : found.blockers) {
@@ -150,6 +144,15 @@ class MissedInPlacePairRule : public Rule {
                                   " here hides the in-place update from XLA's pair discovery"));
     }
     if (conflict.other != kNoId) report.Note(conflict.other, conflict.note);
+    report.Note(StrCat("XLA's in-place pair discovery stops at ",
+                       OpcodeName(m.opcode(first_blocker)), " '", m.name(first_blocker),
+                       "' (it looks only through ", WhatXlaFollows(ctx.xla()),
+                       "), so no must-alias pair operand ", found.pair.operand,
+                       ShapeIndexSuffix(found.pair.operand_index), " -> output ",
+                       ShapeIndexToString(found.pair.output_index),
+                       " is recorded and buffer assignment and copy insertion treat the fusion "
+                       "as out of place"));
+    if (!conflict.message.empty()) report.Note(conflict.message);
     // The verdict of a reshape or bitcast depends on which XLA compiled it.
     if (reshape_blocks) report.AssumesXla(XlaChange::kGpuReshapeIsNoOpForAliasing);
     if (bitcast_blocks) report.AssumesXla(XlaChange::kOutputSideFollowsNoOps);

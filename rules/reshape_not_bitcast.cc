@@ -80,26 +80,11 @@ std::string Rewrite(const ReshapeDecomposition& d, const Shape& result) {
   return "leave it alone";
 }
 
-std::string FixHint(const ReshapeDecomposition& d, const Shape& operand) {
-  switch (d.kind) {
-    case ReshapeDecomposition::Kind::kCopyResult:
-      return StrCat("give the reshape the result layout ",
-                    MinorToMajorString(d.bitcast_result->layout.minor_to_major),
-                    " (a bitcast of the operand) and add an explicit copy to the layout the users "
-                    "need, or run ReshapeDecomposer before LayoutNormalization");
-    case ReshapeDecomposition::Kind::kCopyOperand:
-      return StrCat("copy the operand from ", MinorToMajorString(MinorToMajor(operand)), " to ",
-                    MinorToMajorString(d.operand_copy->layout.minor_to_major),
-                    " before the reshape (which is then a bitcast), or run ReshapeDecomposer "
-                    "before LayoutNormalization");
-    case ReshapeDecomposition::Kind::kCopyBoth:
-      return "make the data movement explicit: copy the operand to the descending layout, "
-             "reshape between descending layouts, then copy to the result layout; or run "
-             "ReshapeDecomposer before LayoutNormalization";
-    case ReshapeDecomposition::Kind::kAlreadyBitcast:
-      break;
-  }
-  return "";
+// The fix is ReshapeDecomposer's rewrite, done by hand or by the pass.
+std::string FixHint(const ReshapeDecomposition& d, const Shape& result) {
+  return StrCat("rewrite it as: ", Rewrite(d, result),
+                " (what ReshapeDecomposer does), or run ReshapeDecomposer before "
+                "LayoutNormalization");
 }
 
 class ReshapeNotBitcastRule : public Rule {
@@ -207,40 +192,34 @@ class ReshapeNotBitcastRule : public Rule {
     return Stage::kUnknown;
   }
 
-  static std::string Consequence(Stage stage, const DumpContext* dump,
-                                 const std::string& rewrite) {
+  // Why the reshape matters where the dump was taken.
+  static std::string Consequence(Stage stage, const DumpContext* dump) {
     switch (stage) {
       case Stage::kBeforeLayoutNormalization: {
         const bool said_by_name = IsLayoutNormalizationPass(dump->before_pass);
         const std::string taken =
             dump->LastPass().empty() ? std::string() : StrCat(" ", dump->Describe(), ",");
         return StrCat(
-            "This dump was taken", taken, " right before pass 'layout_normalization'",
+            "this dump was taken", taken, " right before pass 'layout_normalization'",
             said_by_name ? "" : " (the next dump of the module is after it)",
             ", which RET_CHECK-fails on a reshape that is not a bitcast "
             "(ShapeUtil::ReshapeIsBitcast): compilation will fail unless ReshapeDecomposer runs "
-            "first; it would rewrite the reshape as: ",
-            rewrite);
+            "first");
       }
       case Stage::kDecomposerPending:
         return StrCat(
-            "No ReshapeDecomposer has run since layout assignment: this dump was taken ",
-            dump->Describe(), ". ReshapeDecomposer will rewrite the reshape as: ", rewrite,
-            "; it is a problem only if it reaches LayoutNormalization without ReshapeDecomposer "
-            "running after the last pass that changes its layouts");
+            "no ReshapeDecomposer has run since layout assignment (this dump was taken ",
+            dump->Describe(),
+            "); it is a problem only if the reshape reaches LayoutNormalization without "
+            "ReshapeDecomposer running after the last pass that changes its layouts");
       case Stage::kDecomposedOnTheWay:
-        return StrCat(
-            "XLA runs ReshapeDecomposer right before each LayoutNormalization, which will "
-            "rewrite it as: ",
-            rewrite, "; the data is moved by copies, but compilation does not fail");
+        return "XLA runs ReshapeDecomposer right before each LayoutNormalization, which "
+               "rewrites the reshape: the data is moved by copies, but compilation does not fail";
       case Stage::kUnknown:
         break;
     }
-    return StrCat(
-        "LayoutNormalization RET_CHECK-fails on a reshape that is not a bitcast "
-        "(ShapeUtil::ReshapeIsBitcast) unless ReshapeDecomposer runs first; ReshapeDecomposer "
-        "would rewrite it as: ",
-        rewrite);
+    return "LayoutNormalization RET_CHECK-fails on a reshape that is not a bitcast "
+           "(ShapeUtil::ReshapeIsBitcast) unless ReshapeDecomposer runs first";
   }
 
   static void Report(RuleContext& ctx, InstrId reshape, const ReshapeBitcastCheck& check) {
@@ -251,11 +230,10 @@ class ReshapeNotBitcastRule : public Rule {
     const ReshapeDecomposition rewrite = DecomposeReshape(operand, result);
     const DumpContext* dump = ctx.dump();
     const Stage stage = StageOf(dump, ctx.xla());
-    std::string message =
-        StrCat("reshape ", WithLayoutString(operand), " -> ", WithLayoutString(result),
-               " is not a bitcast: ", Evidence(check), ". ",
-               Consequence(stage, dump, Rewrite(rewrite, result)));
-    DiagnosticBuilder diagnostic = ctx.Report(reshape, std::move(message));
+    DiagnosticBuilder diagnostic = ctx.Report(
+        reshape, StrCat("reshape ", WithLayoutString(operand), " -> ", WithLayoutString(result),
+                        " is not a bitcast"));
+    diagnostic.Label("moves data: its layouts do not keep the element order");
     if (stage == Stage::kDecomposerPending || stage == Stage::kDecomposedOnTheWay) {
       diagnostic.WithSeverity(Severity::kWarning);
     }
@@ -272,6 +250,8 @@ class ReshapeNotBitcastRule : public Rule {
                  "(GemmRewriter for GEMMs): a reshape layout chosen by layout assignment before "
                  "that rewrite is no longer a bitcast of it"));
     }
+    diagnostic.Note(Evidence(check));
+    diagnostic.Note(Consequence(stage, dump));
     // (In a dump sequence, where the finding first appears says as much.)
     if (dump != nullptr && stage == Stage::kUnknown && !dump->LastPass().empty() &&
         !dump->in_sequence) {
@@ -284,7 +264,7 @@ class ReshapeNotBitcastRule : public Rule {
     if (stage != Stage::kBeforeLayoutNormalization) {
       diagnostic.AssumesXla(XlaChange::kReshapeDecomposerBeforeLayoutNormalization);
     }
-    diagnostic.Fix(FixHint(rewrite, operand));
+    diagnostic.Fix(FixHint(rewrite, result));
   }
 };
 

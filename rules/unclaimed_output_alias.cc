@@ -217,9 +217,9 @@ class UnclaimedOutputAliasRule : public Rule {
                              site.call, AttrName::kOutputToOperandAliasing,
                              StrCat(OperandLeafName(claim.operand, leaf), " of custom call '",
                                     site.target, "' is claimed by two outputs: entries ",
-                                    Entry(*it->second), " and ", Entry(claim),
-                                    "; one buffer cannot hold two different outputs"))
+                                    Entry(*it->second), " and ", Entry(claim)))
                           .WithSeverity(Severity::kError)
+                          .Note("one buffer cannot hold two different outputs")
                           .Note(aliasing.operand_producer(site, claim.operand),
                                 "operand produced here");
                     }
@@ -296,9 +296,10 @@ class UnclaimedOutputAliasRule : public Rule {
                             const AliasClaim& claim, const Shape* output, const Shape* operand,
                             bool operand_ok, int64_t operand_count, bool ignore_buffer,
                             LayoutsAssigned& layouts_assigned) {
-    const std::string head = StrCat("output_to_operand_aliasing entry ", Entry(claim),
+    const std::string head = StrCat("aliasing entry ", Entry(claim),
                                     " of custom call '", site.target, "' ");
     std::string problem;
+    std::string why;
     InstrId note_at = kNoId;
     if (!operand_ok) {
       problem = StrCat("names operand ", claim.operand, ", but the call has ", operand_count,
@@ -317,19 +318,19 @@ class UnclaimedOutputAliasRule : public Rule {
       // where the text writes them.
       if (!AliasShapesEqual(*output, *operand, ignore_buffer, /*layout_sensitive=*/false)) {
         problem = StrCat("aliases output ", ShapeToString(*output), " with operand ",
-                         ShapeToString(*operand),
-                         ": XLA's verifier requires equal shapes (unless frontend attribute "
-                         "xla_skip_custom_call_alias_shape_check is set)");
+                         ShapeToString(*operand));
+        why = "XLA's verifier requires equal shapes (unless frontend attribute "
+              "xla_skip_custom_call_alias_shape_check is set)";
         note_at = aliasing.operand_producer(site, claim.operand);
       } else if (LayoutsWritten(*output) && LayoutsWritten(*operand) &&
                  !AliasShapesEqual(*output, *operand, ignore_buffer,
                                    /*layout_sensitive=*/true) &&
                  layouts_assigned()) {
         problem = StrCat("aliases output ", ShapeToString(*output), " with operand ",
-                         ShapeToString(*operand),
-                         ": the layouts differ, which XLA's layout-sensitive verifier rejects "
-                         "after layout assignment (unless frontend attribute "
-                         "xla_skip_custom_call_alias_shape_check is set)");
+                         ShapeToString(*operand), " of another layout");
+        why = "XLA's layout-sensitive verifier rejects differing layouts after layout "
+              "assignment (unless frontend attribute xla_skip_custom_call_alias_shape_check is "
+              "set)";
         note_at = aliasing.operand_producer(site, claim.operand);
       }
     }
@@ -338,6 +339,7 @@ class UnclaimedOutputAliasRule : public Rule {
         ctx.ReportAtAttribute(site.call, AttrName::kOutputToOperandAliasing, head + problem);
     d.WithSeverity(Severity::kError);
     if (note_at != kNoId) d.Note(note_at, "operand produced here");
+    if (!why.empty()) d.Note(why);
     return false;
   }
 
@@ -360,21 +362,15 @@ class UnclaimedOutputAliasRule : public Rule {
       jax_fix = StrCat("input_output_aliases={", candidate.operand, ": ",
                        tuple_result ? index[0] : 0, "}");
     }
-    std::string message = StrCat(
-        "custom call '", site.target, "' declares no alias for ", output_name, " (",
-        ShapeToString(leaf), "), although ", operand_name,
-        " is not aliased and has the same shape; ", reason,
-        ". A kernel that writes this output through an input's buffer without a declared alias "
-        "clobbers a buffer XLA may still read (XLA never gives an undeclared output an operand's "
-        "buffer) and leaves the declared output unwritten. Declare the alias (",
-        jax_fix.empty() ? std::string()
-                        : StrCat(jax_fix,
-                                 " on jax.ffi.ffi_call, pallas_call or jax-triton's triton_call; "),
-        hlo_fix,
-        "), or, if the kernel cannot run in place, pass a dedicated output buffer as an extra "
-        "operand and alias that");
-    DiagnosticBuilder d =
-        ctx.ReportAtAttribute(site.call, AttrName::kOutputToOperandAliasing, std::move(message));
+    DiagnosticBuilder d = ctx.ReportAtAttribute(
+        site.call, AttrName::kOutputToOperandAliasing,
+        StrCat("custom call '", site.target, "' declares no alias for ", output_name, " (",
+               ShapeToString(leaf), ")"));
+    d.Label(StrCat("no entry for ", output_name));
+    d.Note(StrCat(operand_name, " is not aliased and has the same shape; ", reason));
+    d.Note("a kernel that writes this output through an input's buffer without a declared alias "
+           "clobbers a buffer XLA may still read (XLA never gives an undeclared output an "
+           "operand's buffer) and leaves the declared output unwritten");
     d.WithSeverity(severity);
     d.Note(aliasing.operand_producer(site, candidate.operand),
            StrCat(operand_name, " (", ShapeToString(*candidate.shape), ") produced here"));
@@ -384,7 +380,14 @@ class UnclaimedOutputAliasRule : public Rule {
                         StrCat("this call to '", other_site.target, "' aliases ",
                                output_name, " (entry ", Entry(other->claim), ")"));
     }
-    d.Fix(jax_fix.empty() ? hlo_fix : StrCat(jax_fix, " (", hlo_fix, ")"));
+    d.Fix(StrCat("declare the alias: ",
+                 jax_fix.empty() ? hlo_fix
+                                 : StrCat(jax_fix,
+                                          " on jax.ffi.ffi_call, pallas_call or jax-triton's "
+                                          "triton_call (",
+                                          hlo_fix, " in HLO)"),
+                 "; if the kernel cannot run in place, pass a dedicated output buffer as an "
+                 "extra operand and alias that"));
   }
 };
 

@@ -26,23 +26,37 @@ class VerifyEntryLayoutRule : public Rule {
     if (m.entry() == kNoId || !header.has_entry_layout) return;
     const Computation& entry = m.computation(m.entry());
     const SourceSpan at{header.entry_layout_offset, header.entry_layout_offset + 1};
+    // XLA's own message, quoted in a note so that it can be searched for.
     constexpr std::string_view kCheck = "[ShapeVerifier::VerifyEntryComputationLayout] ";
+    constexpr std::string_view kReplaced =
+        "XLA's verifier rejects the module as written; XLA's compiler replaces the entry layout "
+        "with the computation's, which is why translation tests carry such layouts";
     if (header.entry_param_layouts.size() != entry.parameters().size()) {
-      ctx.ReportAt(at, StrCat(kCheck, "Number of parameters in entry computation layout (",
-                              header.entry_param_layouts.size(), ") must be same as number of "
-                              "parameters of entry computation (", entry.parameters().size(), ")"))
-          .WithSeverity(Severity::kWarning);
+      ctx.ReportAt(at, StrCat("entry_computation_layout has ", header.entry_param_layouts.size(),
+                              " parameters, the entry computation ", entry.parameters().size()))
+          .WithSeverity(Severity::kWarning)
+          .Note(StrCat(kCheck, "Number of parameters in entry computation layout (",
+                       header.entry_param_layouts.size(), ") must be same as number of "
+                       "parameters of entry computation (", entry.parameters().size(), ")"))
+          .Note(std::string(kReplaced))
+          .Fix("make the layout's parameter list match the entry computation's parameters");
     } else {
       for (size_t i = 0; i < entry.parameters().size(); ++i) {
         const InstrId p = entry.parameters()[i];
         if (p == kNoId || !m.has_known_shape(p)) continue;
         const Shape& layout = m.shapes().Get(header.entry_param_layouts[i]);
         if (!Compatible(m.shape(p), layout)) {
-          ctx.ReportAt(at, StrCat(kCheck, "Shape of the entry computation parameter ", i, " is ",
-                                  HumanString(m.shape(p)), " should be compatible to the one "
-                                  "specified in module's entry computation layout ",
-                                  HumanString(layout)))
-              .WithSeverity(Severity::kWarning);
+          ctx.ReportAt(at, StrCat("entry parameter ", i, " has another shape than "
+                                  "entry_computation_layout gives it"))
+              .WithSeverity(Severity::kWarning)
+              .Label(StrCat("parameter ", i, " differs"))
+              .Note(p, StrCat("parameter ", i, " is declared here"))
+              .Note(StrCat(kCheck, "Shape of the entry computation parameter ", i, " is ",
+                           HumanString(m.shape(p)), " should be compatible to the one "
+                           "specified in module's entry computation layout ",
+                           HumanString(layout)))
+              .Note(std::string(kReplaced))
+              .Fix("make the parameter's shape and its entry in the layout agree");
         }
       }
     }
@@ -50,11 +64,17 @@ class VerifyEntryLayoutRule : public Rule {
         m.has_known_shape(entry.root)) {
       const Shape& layout = m.shapes().Get(header.entry_result_layout);
       if (!Compatible(m.shape(entry.root), layout)) {
-        ctx.ReportAt(at, StrCat(kCheck, "Shape of the root instruction of entry computation (",
-                                HumanString(m.shape(entry.root)), ") should be compatible to "
-                                "one specified in module's entry computation layout (",
-                                HumanString(layout), ")"))
-            .WithSeverity(Severity::kWarning);
+        ctx.ReportAt(at, "the entry computation's result has another shape than "
+                         "entry_computation_layout gives it")
+            .WithSeverity(Severity::kWarning)
+            .Label("result shape differs")
+            .Note(entry.root, "the entry computation's ROOT")
+            .Note(StrCat(kCheck, "Shape of the root instruction of entry computation (",
+                         HumanString(m.shape(entry.root)), ") should be compatible to "
+                         "one specified in module's entry computation layout (",
+                         HumanString(layout), ")"))
+            .Note(std::string(kReplaced))
+            .Fix("make the ROOT's shape and the layout's result agree");
       }
     }
     if (header.entry_result_layout == kNoShape) return;
@@ -70,12 +90,17 @@ class VerifyEntryLayoutRule : public Rule {
                    alias.parameter_index);
       if (out == nullptr || in == nullptr || ShapesEqual(*out, *in)) continue;
       ctx.ReportAt({alias.offset, alias.offset + 1},
-                   StrCat(kCheck, "Shape and memory space of the result at index ",
-                          ShapeIndexToString(alias.output_index), " (", ShapeToString(*out),
-                          ") must be the same as the shape and memory space of aliased "
-                          "parameter ", alias.parameter, " at index ",
-                          ShapeIndexToString(alias.parameter_index), " (", ShapeToString(*in),
-                          ")"));
+                   StrCat("must-alias output ", ShapeIndexToString(alias.output_index),
+                          " and parameter ", alias.parameter, " at ",
+                          ShapeIndexToString(alias.parameter_index),
+                          " differ in shape, layout or memory space"))
+          .Note(StrCat(kCheck, "Shape and memory space of the result at index ",
+                       ShapeIndexToString(alias.output_index), " (", ShapeToString(*out),
+                       ") must be the same as the shape and memory space of aliased "
+                       "parameter ", alias.parameter, " at index ",
+                       ShapeIndexToString(alias.parameter_index), " (", ShapeToString(*in),
+                       ")"))
+          .Fix("alias an output and a parameter of the same shape, layout and memory space");
     }
   }
 };

@@ -1,9 +1,12 @@
 // verify-names: instruction names are unique across the module
 // (InstructionVerifier::Preprocess). XLA's parser renames an instruction
 // whose name another computation already uses (to `name.1`, ...), so the
-// text still verifies; the finding is a warning that XLA's own messages and
-// dumps will call the instruction by another name.
+// text still verifies, and XLA's own messages and dumps call the
+// instruction by another name. Hand-written modules do this often and
+// harmlessly: there the finding is a note. XLA prints unique names, so in
+// an XLA dump a duplicate means the dump was edited by hand: a warning.
 #include "analysis/duplicate_names.h"
+#include "engine/dump_context.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
@@ -13,7 +16,7 @@ namespace {
 class VerifyNamesRule : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"verify-names", RuleCategory::kVerify, Severity::kWarning,
+    static const RuleInfo kInfo{"verify-names", RuleCategory::kVerify, Severity::kNote,
                                 "instruction name used by more than one computation (XLA "
                                 "renames it when parsing)",
                                 RuleCost::kHeavy};
@@ -29,11 +32,23 @@ class VerifyNamesRule : public Rule {
       const CompId c = m.parent(id);
       if (m.parent(first) == c || c == last_reported) continue;
       last_reported = c;
-      ctx.Report(id, StrCat("[InstructionVerifier::Preprocess] HLO has name that is not "
-                            "unique within module: ", m.name(id), " is also defined in ",
-                            m.computation_name(m.parent(first)),
-                            "; XLA renames this one when it parses the module"))
-          .Note(first, "first defined here");
+      const bool xla_dump = ctx.dump() != nullptr;
+      DiagnosticBuilder report =
+          ctx.Report(id, StrCat("name '", m.name(id), "' is also used in computation '",
+                                m.computation_name(m.parent(first)),
+                                "'; XLA's parser renames this instruction"));
+      report.Label("renamed when XLA parses the module");
+      if (xla_dump) report.WithSeverity(Severity::kWarning);
+      report.Note(first, "first defined here");
+      report.Note(StrCat("instruction names are unique module-wide "
+                         "([InstructionVerifier::Preprocess] HLO has name that is not unique "
+                         "within module); XLA's parser gives this one a numeric suffix, so XLA's "
+                         "messages and dumps will not call it '",
+                         m.name(id), "'"));
+      if (xla_dump) {
+        report.Note("XLA prints unique names: this dump was edited after XLA wrote it");
+      }
+      report.Fix("rename one of them");
     }
   }
 };

@@ -8,6 +8,8 @@
 //   // expected-note@-1:5 {{operand produced here}}
 //
 // Syntax: `// expected-<error|warning|note>[@<+N|-N|N>][:<column>] [<rule>] {{<fragment>}}`.
+// An error's or warning's fragment is looked for in "HEADLINE\nNOTE\n...
+// help: FIX" (its notes without a location, its fix), `\n` written as such.
 // The line defaults to the comment's own line; `@+N`/`@-N` are relative to
 // it, `@N` is absolute. The column, when given, must match exactly. Errors
 // and warnings must name their rule; notes match a note of any diagnostic.
@@ -35,6 +37,18 @@
 using namespace hlolint;
 
 namespace {
+
+// A finding's headline says what is wrong and where, on one line a terminal
+// shows whole; the evidence goes in notes and the remedy in the fix.
+constexpr size_t kMaxHeadline = 120;
+
+// Rules whose headline is XLA's own error text (its parser's, its
+// verifier's), quoted so that it can be searched for: not held to the limit.
+bool QuotesXlaMessage(std::string_view rule) {
+  return rule == "parse-error" || rule == "unsupported-format" ||
+         (rule.substr(0, 7) == "verify-" && rule != "verify-names" &&
+          rule != "verify-entry-layout");
+}
 
 struct Expectation {
   std::string severity;  // error | warning | note
@@ -96,7 +110,13 @@ bool ParseExpectation(const std::string& text, uint32_t line_number, Expectation
   size_t a = middle.find_first_not_of(' ');
   size_t b = middle.find_last_not_of(' ');
   out->rule = a == std::string::npos ? "" : middle.substr(a, b - a + 1);
+  // "\n" in a fragment stands for the line break between a diagnostic's
+  // headline, its notes and its fix.
   out->fragment = text.substr(open + 2, close - open - 2);
+  for (size_t at = out->fragment.find("\\n"); at != std::string::npos;
+       at = out->fragment.find("\\n", at + 1)) {
+    out->fragment.replace(at, 2, "\n");
+  }
   if (out->severity != "note" && out->rule.empty()) {
     *error = fmt::format("line {}: error and warning expectations must name a rule", line_number);
   }
@@ -207,8 +227,22 @@ int main(int argc, char** argv) {
 
   std::vector<Actual> actual;
   for (const Diagnostic& d : result.diagnostics) {
+    // An error or warning's fragment may be in its headline, in one of its
+    // notes without a location, or in its fix ("help: ...").
+    std::string text = d.message;
+    for (const DiagnosticNote& n : d.notes) {
+      if (!n.span) text += "\n" + n.message;
+    }
+    if (!d.fix.empty()) text += "\nhelp: " + d.fix;
     actual.push_back({std::string(SeverityName(d.severity)), d.resolved.line, d.resolved.column,
-                      d.rule, d.message});
+                      d.rule, text});
+    if (!QuotesXlaMessage(d.rule) &&
+        (d.message.size() > kMaxHeadline || d.message.find('\n') != std::string::npos)) {
+      errors.push_back(fmt::format("{}:{}:{}: [{}] headline of {} characters (at most {}, one "
+                                   "line; the evidence goes in notes): {}",
+                                   path, d.resolved.line, d.resolved.column, d.rule,
+                                   d.message.size(), kMaxHeadline, d.message));
+    }
     for (const DiagnosticNote& n : d.notes) {
       if (n.span) actual.push_back({"note", n.resolved.line, n.resolved.column, "", n.message});
     }

@@ -30,10 +30,22 @@ struct ResolvedSpan {
   uint32_t end_column = 0;
 };
 
+// The text of a span's first line, copied so reports need not keep the file.
+// Long lines are cut to a window around the span.
+struct SourceExcerpt {
+  std::string text;     // the line (or its window), without the line break
+  uint32_t offset = 0;  // byte offset of `text` in its line
+  bool clipped_before = false;  // the line goes on before `text`
+  bool clipped_after = false;   // ... and after it
+};
+
+// Evidence for a finding: located notes point at the code that explains it
+// (reports show their source lines); notes without a location explain why.
 struct DiagnosticNote {
   std::string message;
   std::optional<SourceSpan> span;  // none: a note without a location
   ResolvedSpan resolved;           // filled by Resolve()
+  SourceExcerpt excerpt;           // filled by Resolve() for a located note
 };
 
 // Where the op came from in the user's program (instruction metadata).
@@ -86,8 +98,13 @@ struct Replacement {
 struct Diagnostic {
   std::string rule;  // e.g. "reshape-not-bitcast"
   Severity severity = Severity::kError;
+  // The headline: what is wrong and where, one line of at most about 120
+  // characters. The evidence goes in notes, the remedy in `fix`.
   std::string message;
   SourceSpan span;
+  // A short text shown at the primary span (what the span is), e.g. "not a
+  // bitcast of its operand"; may be empty.
+  std::string label;
   std::string module;
   std::string computation;
   std::string instruction;
@@ -103,6 +120,7 @@ struct Diagnostic {
   ResolvedSpan resolved;
   std::string source_line;  // text of the primary line (clipped)
   uint32_t source_line_offset = 0;  // byte offset of source_line in its line
+  bool source_line_clipped_after = false;  // the line goes on after source_line
   std::string fingerprint;
   // Sequence mode only (see engine/dump_sequence.h).
   std::shared_ptr<const DumpHistory> history;

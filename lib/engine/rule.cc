@@ -19,7 +19,7 @@ DiagnosticBuilder::~DiagnosticBuilder() {
 }
 
 DiagnosticBuilder& DiagnosticBuilder::Note(InstrId at, std::string message) {
-  diagnostic_.notes.push_back({std::move(message), ctx_->InstructionSpan(at), {}});
+  diagnostic_.notes.push_back({std::move(message), ctx_->InstructionSpan(at), {}, {}});
   return *this;
 }
 
@@ -27,22 +27,27 @@ DiagnosticBuilder& DiagnosticBuilder::NoteAtAttribute(InstrId at, AttrName attri
                                                       std::string message) {
   std::optional<SourceSpan> span = ctx_->AttributeSpan(at, attribute);
   diagnostic_.notes.push_back(
-      {std::move(message), span ? *span : ctx_->InstructionSpan(at), {}});
+      {std::move(message), span ? *span : ctx_->InstructionSpan(at), {}, {}});
   return *this;
 }
 
 DiagnosticBuilder& DiagnosticBuilder::NoteAt(SourceSpan span, std::string message) {
-  diagnostic_.notes.push_back({std::move(message), span, {}});
+  diagnostic_.notes.push_back({std::move(message), span, {}, {}});
   return *this;
 }
 
 DiagnosticBuilder& DiagnosticBuilder::Note(std::string message) {
-  diagnostic_.notes.push_back({std::move(message), std::nullopt, {}});
+  diagnostic_.notes.push_back({std::move(message), std::nullopt, {}, {}});
   return *this;
 }
 
 DiagnosticBuilder& DiagnosticBuilder::WithSeverity(Severity severity) {
   diagnostic_.severity = severity;
+  return *this;
+}
+
+DiagnosticBuilder& DiagnosticBuilder::Label(std::string label) {
+  diagnostic_.label = std::move(label);
   return *this;
 }
 

@@ -80,6 +80,9 @@ class DiagnosticBuilder {
   DiagnosticBuilder& NoteAt(SourceSpan span, std::string message);
   DiagnosticBuilder& Note(std::string message);  // no location
   DiagnosticBuilder& WithSeverity(Severity severity);
+  // A short text shown at the primary span: what the span is.
+  DiagnosticBuilder& Label(std::string label);
+  // The remedy, said once (reports show it as `help:`).
   DiagnosticBuilder& Fix(std::string fix);
   // The fix as a text edit, where it is mechanical: replace `span` with `text`.
   DiagnosticBuilder& Replace(SourceSpan span, std::string text);

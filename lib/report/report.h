@@ -47,7 +47,8 @@ struct ReportInput {
   // A documentation URL with "{rule}" for the rule id (--rule-docs-url):
   // SARIF's rule helpUri and tool informationUri. Empty: none.
   std::string rule_docs_url;
-  bool color = false;             // full format only
+  bool color = false;             // full and concise formats
+  uint32_t width = 100;           // full format: terminal columns to fit source lines to
   bool quiet = false;             // human formats: no summary line
   uint64_t baselined = 0;         // findings hidden by --baseline (for summaries)
   uint64_t stale_baseline = 0;    // --baseline entries that match no finding any more

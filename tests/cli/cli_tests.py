@@ -8,14 +8,17 @@ Snapshots class compares hlolint's output for every format with the files in
 tests/snapshots/ exactly; run with UPDATE_SNAPSHOTS=1 to rewrite them
 (`UPDATE_SNAPSHOTS=1 ctest -R Snapshots`), then review the diff.
 """
+import fcntl
 import json
 import os
 import pty
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -29,7 +32,8 @@ INPUTS = "tests/cli/inputs"
 
 def clean_env(**extra):
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR", "GITHUB_WORKSPACE")}
+           if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR", "GITHUB_WORKSPACE",
+                        "TERM", "COLUMNS")}
     env.update(extra)
     return env
 
@@ -56,6 +60,34 @@ MODULE_ERROR = "HloModule bad\nENTRY main {\n  p = f32[4]{0} parameter(0)\n  ROO
 # Only an unused suppression (a warning) and nothing else.
 MODULE_WARNING = ("HloModule warn\nENTRY main {\n  p = f32[4]{0} parameter(0)\n"
                   "  ROOT r = f32[4]{0} negate(p)  // hlolint: ignore[no-such-rule]\n}\n")
+
+
+def explained(diagnostic):
+    """A JSON diagnostic's headline, notes and fix, one per line."""
+    return "\n".join([diagnostic["message"]] + [n["message"] for n in diagnostic["notes"]] +
+                     [diagnostic.get("fix", "")])
+
+
+def on_terminal(args, env, columns=None):
+    """hlolint's stdout when it is a terminal (a pty, `columns` wide if given)."""
+    master, slave = pty.openpty()
+    if columns is not None:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    proc = subprocess.Popen([HLOLINT] + args, cwd=SOURCE, stdout=slave,
+                            stderr=subprocess.DEVNULL, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    proc.wait(timeout=60)
+    os.close(master)
+    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
 
 
 class TempDirTest(unittest.TestCase):
@@ -257,7 +289,7 @@ class Configuration(TempDirTest):
         found = self.diagnostics([path])
         self.assertEqual([(d["rule"], d["severity"], d["line"]) for d in found],
                          [("unclaimed-output-alias", "error", 4)])
-        self.assertIn("'my_kernel' is configured as writing through its inputs", found[0]["message"])
+        self.assertIn("'my_kernel' is configured as writing through its inputs", explained(found[0]))
         self.assertEqual(run([path]).returncode, 1)
 
     def test_config_for_stdin_comes_from_stdin_filename(self):
@@ -498,10 +530,10 @@ class Inputs(TempDirTest):
             self.skipTest("examples/reshape-not-bitcast.hlo is not there")
         name = "module_0042.jit_f.0007.gpu.after_cublas-gemm-rewriter.before_layout_normalization.txt"
         path = self.file(name, open(example, encoding="utf-8").read())
-        p = run(["--format", "concise", "--select", "reshape-not-bitcast", path])
-        self.assertIn("This dump was taken after pass 'cublas-gemm-rewriter' (pipeline 'gpu', step 7), "
+        p = run(["--format", "full", "--select", "reshape-not-bitcast", path])
+        self.assertIn("this dump was taken after pass 'cublas-gemm-rewriter' (pipeline 'gpu', step 7), "
                       "right before pass 'layout_normalization'", p.stdout)
-        p = run(["--format", "concise", "--select", "reshape-not-bitcast", example])
+        p = run(["--format", "full", "--select", "reshape-not-bitcast", example])
         self.assertNotIn("this dump was taken", p.stdout.lower())
 
     def test_unsupported_format(self):
@@ -573,29 +605,59 @@ class OutputOptions(TempDirTest):
         self.assertEqual(default.stdout, concise.stdout)
 
     def test_default_format_is_full_with_colour_on_a_terminal(self):
-        def on_terminal(env):
-            master, slave = pty.openpty()
-            proc = subprocess.Popen([HLOLINT, "tests/cli/inputs/parse_errors.hlo"], cwd=SOURCE,
-                                    stdout=slave, stderr=subprocess.DEVNULL, env=env)
-            os.close(slave)
-            chunks = []
-            while True:
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                chunks.append(chunk)
-            proc.wait(timeout=60)
-            os.close(master)
-            return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
-        text = on_terminal(clean_env())
+        text = on_terminal(["tests/cli/inputs/parse_errors.hlo"], clean_env())
         self.assertIn("\x1b[", text)
         self.assertIn(" 5 |   ROOT r = f32[4]{0} negate(p, q)\n", re.sub(r"\x1b\[[0-9;]*m", "", text))
-        text = on_terminal(clean_env(NO_COLOR="1"))
+        text = on_terminal(["tests/cli/inputs/parse_errors.hlo"], clean_env(NO_COLOR="1"))
         self.assertNotIn("\x1b[", text)
         self.assertIn("Found 2 errors in 1 file", text)
+
+    def test_no_colour_on_a_dumb_terminal(self):
+        text = on_terminal(["tests/cli/inputs/parse_errors.hlo"], clean_env(TERM="dumb"))
+        self.assertNotIn("\x1b[", text)
+        self.assertIn(" 5 |   ROOT r = f32[4]{0} negate(p, q)\n", text)
+        # An explicit request still colours.
+        text = on_terminal(["--color", "always", "tests/cli/inputs/parse_errors.hlo"],
+                           clean_env(TERM="dumb"))
+        self.assertIn("\x1b[", text)
+
+    def test_concise_is_coloured_on_a_terminal_and_plain_when_piped(self):
+        args = ["--format", "concise", "tests/cli/inputs/parse_errors.hlo"]
+        text = on_terminal(args, clean_env(TERM="xterm"))
+        self.assertIn("\x1b[1mtests/cli/inputs/parse_errors.hlo:5:32:\x1b[0m \x1b[1;31merror:\x1b[0m "
+                      "instruction does not exist: q [\x1b[1mparse-error\x1b[0m]\n", text)
+        piped = run(args, env=clean_env(TERM="xterm")).stdout
+        self.assertEqual(piped, re.sub(r"\x1b\[[0-9;]*m", "", text))
+        self.assertNotIn("\x1b[", piped)
+
+    def test_full_fits_long_lines_to_the_width(self):
+        # An operand that does not exist, 2,000 characters into a line 4,000 long.
+        filler = ", ".join([f"p{i}" for i in range(350)] + ["nope"] +
+                           [f"p{i}" for i in range(350, 700)])
+        params = "\n".join(f"  p{i} = f32[] parameter({i})" for i in range(700))
+        text = (f"HloModule wide\nENTRY main {{\n{params}\n"
+                f"  ROOT t = ({', '.join(['f32[]'] * 701)}) tuple({filler})\n}}\n")
+        path = os.path.join(self.dir, "wide.hlo")
+        write(path, text)
+        line_number = 703
+        column = text.splitlines()[line_number - 1].index("nope") + 1
+        for columns, env, terminal in ((60, clean_env(COLUMNS="60"), False),
+                                       (100, clean_env(), False),
+                                       (72, clean_env(COLUMNS="200"), True)):
+            args = ["--format", "full", "-q", "--color", "never", path]
+            out = (on_terminal(args, env, columns=columns) if terminal
+                   else run(args, env=env).stdout)
+            lines = out.splitlines()
+            self.assertEqual(lines[0], f"{path}:{line_number}:{column}: error: instruction does "
+                                       "not exist: nope [parse-error]")
+            source, caret = lines[1], lines[2]
+            self.assertTrue(source.startswith(f" {line_number} | \u2026"), source)
+            self.assertTrue(source.endswith("\u2026"), source)
+            self.assertLessEqual(len(source), columns)
+            # The caret is under "nope", a third of the room after the cut.
+            at = caret.index("^")
+            self.assertEqual(source[at:at + 4], "nope")
+            self.assertEqual(caret[at:], "^")
 
     def test_colour_flags_and_environment(self):
         args = ["--format", "full", "tests/cli/inputs/parse_errors.hlo"]
@@ -843,11 +905,8 @@ class Docs(TempDirTest):
         paths = [INPUTS] + (["examples"] if os.path.isdir(os.path.join(SOURCE, "examples")) else [])
         concise = run(["--format", "concise"] + paths).stdout.splitlines()
         diagnostics = json.loads(run(["--format", "json"] + paths).stdout)["diagnostics"]
-        expected = []
-        for d in diagnostics:
-            expected.append((d["file"], d["line"], d["column"], d["severity"], d["rule"]))
-            for n in d["notes"]:
-                expected.append((d["file"], n.get("line", d["line"]), n.get("column", d["column"]), "note", None))
+        # One line per finding (its notes are in the full and machine formats).
+        expected = [(d["file"], d["line"], d["column"], d["severity"], d["rule"]) for d in diagnostics]
         return concise, expected
 
     def check_matcher(self, pattern, lines, expected, severities):
@@ -930,7 +989,7 @@ class DumpDirectories(TempDirTest):
         seed = by_module["jit_seed"]
         self.assertEqual([d["severity"] for d in seed], ["error"])
         self.assertIn("after pass 'cublas-gemm-rewriter' (pipeline 'post-layout_assignment', step 1), "
-                      "right before pass 'layout_normalization'", seed[0]["message"])
+                      "right before pass 'layout_normalization'", explained(seed[0]))
         self.assertNotIn("fixed_after", seed[0])
         # A warning while ReshapeDecomposer has yet to run, reported again
         # when it reaches layout_normalization as an error.
@@ -1018,16 +1077,16 @@ class DumpDirectories(TempDirTest):
         with open(seed, encoding="utf-8") as f:
             plain = self.file("seed.hlo", f.read())
         # The seed's XLA failed the compile; from 2026-04-24 it decomposes the reshape.
-        p = run(["--format", "concise", "--select", "reshape-not-bitcast", "--xla-version", "2026-04-23",
+        p = run(["--format", "full", "--select", "reshape-not-bitcast", "--xla-version", "2026-04-23",
                  plain])
         self.assertIn("error: ", p.stdout)
         self.assertNotIn("right before pass", p.stdout)
-        p = run(["--format", "concise", "--select", "reshape-not-bitcast", plain])
+        p = run(["--format", "full", "--select", "reshape-not-bitcast", plain])
         self.assertIn("warning: ", p.stdout)
         self.assertIn("the data is moved by copies, but compilation does not fail", p.stdout)
-        p = run(["--format", "concise", "--select", "reshape-not-bitcast",
+        p = run(["--format", "full", "--select", "reshape-not-bitcast",
                  "--assume-pass", "after_cublas-gemm-rewriter.before_layout_normalization", plain])
-        self.assertIn("This dump was taken after pass 'cublas-gemm-rewriter', right before pass "
+        self.assertIn("this dump was taken after pass 'cublas-gemm-rewriter', right before pass "
                       "'layout_normalization'", p.stdout)
         p = run(["--format", "json", "--select", "reshape-not-bitcast", "--assume-pass", "layout-assignment", plain])
         d = json.loads(p.stdout)["diagnostics"][0]
@@ -1058,9 +1117,9 @@ class DumpDirectories(TempDirTest):
                for d in doc["diagnostics"]]
         self.assertEqual(got, [("simplify", "copy-sinking", None, None),
                                ("algsimp", "reshape-mover", "simplify", "copy-sinking")])
-        text = run(["--format", "concise", "--select", "reshape-not-bitcast", flap]).stdout
-        self.assertIn("note: back after pass 'algsimp' (pipeline 'post-layout_assignment', step 2)", text)
-        self.assertIn("note: it had been fixed after pass 'copy-sinking' (pipeline 'post-layout_assignment', "
+        text = run(["--format", "full", "--select", "reshape-not-bitcast", flap]).stdout
+        self.assertIn("  = back after pass 'algsimp' (pipeline 'post-layout_assignment', step 2)", text)
+        self.assertIn("  = it had been fixed after pass 'copy-sinking' (pipeline 'post-layout_assignment', "
                       "step 1); first seen after pass 'simplify'", text)
 
     def test_right_before_layout_normalization_by_the_next_dump(self):
@@ -1078,14 +1137,14 @@ class DumpDirectories(TempDirTest):
         self.assertEqual(len(d), 1)
         self.assertEqual(d[0]["severity"], "error")
         self.assertIn("right before pass 'layout_normalization' (the next dump of the module is after it)",
-                      d[0]["message"])
+                      explained(d[0]))
         self.assertEqual(d[0]["dump"]["next_pass"], "layout_normalization")
         # A missing step in between: other passes may have run; no such claim.
         gap = write("gap", [(3, "after_cublas-gemm-rewriter.before_gemm-broadcast-folding-rewriter", bad),
                             (5, "after_layout_normalization.before_pipeline-end", fixed)])
         d = json.loads(run(["--format", "json", "--select", "reshape-not-bitcast", gap]).stdout)["diagnostics"]
         self.assertEqual(len(d), 1)
-        self.assertNotIn("right before pass", d[0]["message"])
+        self.assertNotIn("right before pass", explained(d[0]))
         self.assertNotIn("next_pass", d[0]["dump"])
 
     def test_no_sequence_lints_every_dump_as_a_plain_file(self):

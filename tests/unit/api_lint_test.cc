@@ -233,7 +233,7 @@ TEST_CASE("api: a per-pass dump's name, or an assumed pass, says where in compil
   CHECK(d.severity == api::Severity::kError);
   CHECK(d.location.line == 5);
   CHECK(d.location.column == 8);
-  REQUIRE(d.notes.size() == 1);
+  REQUIRE(d.notes.size() == 3);  // the operand, the evidence, the consequence
   CHECK(d.notes[0].message == "operand produced here with layout {0,1}");
   REQUIRE(d.notes[0].location);
   CHECK(d.notes[0].location->line == 4);

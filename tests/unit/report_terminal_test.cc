@@ -35,7 +35,8 @@ TEST_CASE("full and concise print hostile text safely, the caret under the right
   d.source_line = "\xC3\xA9\xC3\xA9\xFF\x1B" "ab";
   d.source = ProgramSource{"m\x1B.py", 3};
   d.op_name = "op\xFF";
-  d.notes.push_back({"note \x1B[2J", SourceSpan{0, 1}, ResolvedSpan{1, 1, 1, 2}});
+  d.notes.push_back({"note \x1B[2J", SourceSpan{0, 1}, ResolvedSpan{1, 1, 1, 2},
+                     SourceExcerpt{d.source_line, 0, false, false}});
   file.diagnostics.push_back(d);
   const std::vector<FileResult> files{file};
   ReportInput input;
@@ -46,11 +47,12 @@ TEST_CASE("full and concise print hostile text safely, the caret under the right
         " 1 | \xC3\xA9\xC3\xA9" + kBad + kBad + "ab\n"
         "   |      ^\n"
         "x.hlo:1:1: note: note " + kBad + "[2J\n"
+        " 1 | \xC3\xA9\xC3\xA9" + kBad + kBad + "ab\n"
+        "   | ^\n"
         "  = source: m" + kBad + ".py:3 (op_name \"op" + kBad + "\")\n"
         "\n");
   CHECK(RenderConcise(input) ==
-        "x.hlo:1:8: error: unexpected " + kBad + "]0;pwned" + kBad + " here [parse-error]\n"
-        "x.hlo:1:1: note: note " + kBad + "[2J\n");
+        "x.hlo:1:8: error: unexpected " + kBad + "]0;pwned" + kBad + " here [parse-error]\n");
 }
 
 }  // namespace

@@ -31,8 +31,10 @@ inline std::vector<FileResult> SampleResults() {
   error.resolved = {4, 3, 4, 4};
   error.source_line = "  r = f32[2,2]{0,1} reshape(p)";
   error.fingerprint = "0123456789abcdef";
-  error.notes.push_back({"operand produced here", SourceSpan{10, 11}, ResolvedSpan{3, 3, 3, 4}});
-  error.notes.push_back({"a note without a place", std::nullopt, {}});
+  error.label = "moves data";
+  error.notes.push_back({"operand produced here", SourceSpan{10, 11}, ResolvedSpan{3, 3, 3, 4},
+                         SourceExcerpt{"  p = f32[2,2]{1,0} parameter(0)", 0, false, false}});
+  error.notes.push_back({"a note without a place", std::nullopt, {}, {}});
   Diagnostic warning;
   warning.rule = "unused-suppression";
   warning.severity = Severity::kWarning;

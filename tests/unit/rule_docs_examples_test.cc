@@ -105,8 +105,8 @@ bool ParseShown(const std::string& block, Shown* out) {
   for (size_t i = 1; i < lines.size(); ++i) {
     const std::string& line = lines[i];
     const std::string located = LocatedNote(line);
-    if (StartsWith(line, "  note: ")) {
-      out->notes.push_back(Collapse(line.substr(8)));
+    if (StartsWith(line, "  = note: ")) {
+      out->notes.push_back(Collapse(line.substr(10)));
     } else if (!located.empty()) {
       out->notes.push_back(Collapse(located));
     } else if (StartsWith(line, "  = help: ")) {

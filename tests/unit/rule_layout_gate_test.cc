@@ -53,11 +53,11 @@ TEST_CASE("reshape-not-bitcast: a dump name after layout assignment makes it a f
   CHECK(found[0].resolved.line == 4);
   CHECK(found[0].message.rfind("reshape f32[4,2,3]{0,1,2} -> f32[8,3]{1,0} is not a bitcast", 0) ==
         0);
-  // Right before LayoutNormalization: the message names both passes.
-  CHECK(found[0].message.find("This dump was taken after pass 'reshape-mover' (pipeline "
-                              "'post-layout_assignment'), right before pass "
-                              "'layout_normalization'") != std::string::npos);
-  CHECK(found[0].notes.size() == 1);
+  // Right before LayoutNormalization: a note names both passes.
+  REQUIRE(found[0].notes.size() == 3);
+  CHECK(found[0].notes[2].message.find("this dump was taken after pass 'reshape-mover' (pipeline "
+                                       "'post-layout_assignment'), right before pass "
+                                       "'layout_normalization'") == 0);
 }
 
 }  // namespace

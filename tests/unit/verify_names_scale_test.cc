@@ -82,9 +82,9 @@ TEST_CASE("verify-names finds a clash in a small and in a partitioned module",
       CHECK(found[0].resolved.line == static_cast<uint32_t>(line));
       CHECK(found[0].resolved.column == 3);
       CHECK(found[0].message ==
-            "[InstructionVerifier::Preprocess] HLO has name that is not unique within module: "
-            "a0_0 is also defined in comp0; XLA renames this one when it parses the module");
-      REQUIRE(found[0].notes.size() == 1);
+            "name 'a0_0' is also used in computation 'comp0'; XLA's parser renames this "
+            "instruction");
+      REQUIRE(found[0].notes.size() == 2);
       CHECK(found[0].notes[0].resolved.line == 3u);
     }
     int line = 0;
@@ -110,9 +110,8 @@ TEST_CASE("verify-names finds a clash when the names crowd one partition", "[ver
   REQUIRE(found.size() == 1);
   CHECK(found[0].resolved.line == static_cast<uint32_t>(line));
   CHECK(found[0].message ==
-        StrCat("[InstructionVerifier::Preprocess] HLO has name that is not unique within "
-               "module: ", names[0], " is also defined in comp0; XLA renames this one when it "
-               "parses the module"));
+        StrCat("name '", names[0], "' is also used in computation 'comp0'; XLA's parser "
+               "renames this instruction"));
   CHECK(VerifyNames(ModuleText(kComputations, -1, &line, &names)).empty());
 }
 

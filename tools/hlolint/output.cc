@@ -1,9 +1,11 @@
 #include "output.h"
 
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -87,7 +89,31 @@ bool ShouldColor(ColorMode mode, bool to_terminal) {
   }
   if (EnvForces("FORCE_COLOR") || EnvForces("CLICOLOR_FORCE")) return true;
   if (EnvSet("NO_COLOR")) return false;
+  // A terminal that says it understands no escape sequences (Emacs' shell,
+  // some CI logs) would show them as text.
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
   return to_terminal;
+}
+
+uint32_t ReportWidth(bool to_terminal) {
+  constexpr uint32_t kDefault = 100;
+  constexpr uint32_t kNarrowest = 40;  // below this, clipping hides the code
+  if (to_terminal) {
+    struct winsize size {};
+    if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+      return std::max<uint32_t>(size.ws_col, kNarrowest);
+    }
+  }
+  const char* columns = std::getenv("COLUMNS");
+  if (columns != nullptr && columns[0] != '\0') {
+    char* end = nullptr;
+    const long value = std::strtol(columns, &end, 10);
+    if (*end == '\0' && value > 0) {
+      return static_cast<uint32_t>(std::clamp<long>(value, kNarrowest, 100000));
+    }
+  }
+  return kDefault;
 }
 
 }  // namespace hlolint

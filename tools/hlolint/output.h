@@ -1,6 +1,7 @@
 // Where output goes: atomic report files, terminals and colour.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,7 +21,12 @@ bool StdoutIsTerminal();
 
 // Whether to colour: --color always/never decide; for auto, FORCE_COLOR or
 // CLICOLOR_FORCE (set, not "0") force colour, then NO_COLOR (set, non-empty)
-// turns it off, and otherwise colour goes only to a terminal.
+// turns it off, as does TERM=dumb, and otherwise colour goes only to a
+// terminal.
 bool ShouldColor(ColorMode mode, bool to_terminal);
+
+// The width the full format fits its lines to: the terminal's when stdout is
+// one, else $COLUMNS, else 100.
+uint32_t ReportWidth(bool to_terminal);
 
 }  // namespace hlolint

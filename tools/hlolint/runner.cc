@@ -373,13 +373,15 @@ int Run(const CliOptions& options) {
     Format format;
     std::string file;  // empty: stdout
     bool color;        // --color applies to the report of --format
+    uint32_t width;    // columns the full format fits source lines to
   };
   std::vector<Report> reports;
   if (options.main_report_requested) {
-    reports.push_back({format, options.output, ShouldColor(options.color, to_terminal)});
+    reports.push_back({format, options.output, ShouldColor(options.color, to_terminal),
+                       ReportWidth(to_terminal)});
   }
   for (const ReportFile& report : options.report_files) {
-    reports.push_back({*FormatFromName(report.format), report.file, false});
+    reports.push_back({*FormatFromName(report.format), report.file, false, ReportWidth(false)});
   }
   const bool any_sarif = std::any_of(reports.begin(), reports.end(),
                                      [](const Report& r) { return r.format == Format::kSarif; });
@@ -403,6 +405,7 @@ int Run(const CliOptions& options) {
   bool human_on_stdout = false;
   for (const Report& report : reports) {
     input.color = report.color;
+    input.width = report.width;
     if (!report.file.empty()) {
       std::string error;
       if (!WriteFileAtomically(report.file, Render(report.format, input), &error)) {
