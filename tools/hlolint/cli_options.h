@@ -34,6 +34,7 @@ struct CliOptions {
   bool list_rules = false;
   std::string explain;
   bool show_files = false;
+  bool show_settings = false;
   // Dump directories (docs/dump-directories.md).
   bool every_dump = false;
   bool no_sequence = false;
