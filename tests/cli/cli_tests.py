@@ -136,6 +136,8 @@ class ExitStatus(TempDirTest):
             (["--format", "xml", "x.hlo"],
              "hlolint: error: unknown format 'xml' (expected one of full|concise|json|json-lines|sarif|github|junit)\n"),
             (["--color", "sometimes", "x.hlo"], "hlolint: error: --color must be auto, always or never, not 'sometimes'\n"),
+            (["x.hlo", "--format"], "hlolint: error: --format expects a value (FORMAT)\n"),
+            (["x.hlo", "--explain"], "hlolint: error: --explain expects a value (RULE|CATEGORY)\n"),
             (["--list-rules", "--format", "sarif"],
              "hlolint: error: --list-rules prints a table (--format full or concise) or JSON (--format json), "
              "not --format sarif\n"),
@@ -145,6 +147,10 @@ class ExitStatus(TempDirTest):
                 self.assertEqual((p.returncode, p.stdout, p.stderr), (2, "", message + help_line))
         for args, message in [
             (["--fail-on", "fatal", "x.hlo"], "hlolint: error: --fail-on must be error, warning or note, not 'fatal'\n"),
+            (["--xla-version", "yesterday", "x.hlo"],
+             "hlolint: error: --xla-version must be latest, a date of XLA's main branch (2026-06-03) or a "
+             "jaxlib release (jaxlib-0.10.2), not 'yesterday'\n"),
+            (["--backend", "npu", "x.hlo"], "hlolint: error: --backend must be auto, cpu, gpu or tpu, not 'npu'\n"),
             (["--severity-override", "parse-error=loud", "x.hlo"],
              "hlolint: error: --severity-override: expected RULE=error|warning|note, got 'parse-error=loud'\n"),
         ]:

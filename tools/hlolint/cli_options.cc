@@ -4,6 +4,7 @@
 #include <charconv>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <string_view>
 
 #include "CLI/CLI.hpp"
@@ -57,6 +58,15 @@ std::string UnknownOptionMessage(const CLI::App& app, const std::vector<std::str
   std::string message = StrCat("unknown option '", name, "'");
   if (!suggestion.empty()) message += StrCat(" (did you mean '", suggestion, "'?)");
   return message;
+}
+
+// CLI11 says "--format: 1 required FORMAT missing" of an option given last
+// without its value.
+std::string MissingValueMessage(const std::string& message) {
+  static const std::regex kMissing(R"(^(-\S+): 1 required (\S+) missing$)");
+  std::smatch match;
+  if (!std::regex_match(message, match, kMissing)) return message;
+  return StrCat(match[1].str(), " expects a value (", match[2].str(), ")");
 }
 
 // A count of threads: digits only, 0 meaning one per core.
@@ -192,6 +202,8 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
     return 0;
   } catch (const CLI::ExtrasError& e) {
     return UsageError(UnknownOptionMessage(app, app.remaining(), e.what()));
+  } catch (const CLI::ArgumentMismatch& e) {
+    return UsageError(MissingValueMessage(e.what()));
   } catch (const CLI::ParseError& e) {
     return UsageError(e.what());
   }
