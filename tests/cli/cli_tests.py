@@ -130,6 +130,7 @@ class ExitStatus(TempDirTest):
             (["--formta", "json", "x.hlo"], "hlolint: error: unknown option '--formta' (did you mean '--format'?)\n"),
             (["--jbos=3", "x.hlo"], "hlolint: error: unknown option '--jbos' (did you mean '--jobs'?)\n"),
             (["--zzzzzzzz", "x.hlo"], "hlolint: error: unknown option '--zzzzzzzz'\n"),
+            (["-x", "x.hlo"], "hlolint: error: unknown option '-x'\n"),
             (["-j", "examples", "x.hlo"], jobs.format("examples")),
             (["--jobs", "-3", "x.hlo"], jobs.format("-3")),
             (["--jobs=2.5", "x.hlo"], jobs.format("2.5")),

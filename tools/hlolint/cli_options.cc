@@ -33,18 +33,18 @@ int UsageError(const std::string& message) {
   return 2;
 }
 
-// Every spelling of every option, e.g. "--format", "-j".
-std::vector<std::string> OptionNames(const CLI::App& app) {
+// The long name of every option, e.g. "--format".
+std::vector<std::string> LongOptionNames(const CLI::App& app) {
   std::vector<std::string> names = {"--help", "--version"};
   for (const CLI::Option* option : app.get_options()) {
     for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
-    for (const std::string& name : option->get_snames()) names.push_back("-" + name);
   }
   return names;
 }
 
 // CLI11 says "The following arguments were not expected: ..."; an unknown
-// option is named alone, with the nearest known one.
+// option is named alone, with the nearest long option (a one-letter
+// option is too short for a guess to mean anything).
 std::string UnknownOptionMessage(const CLI::App& app, const std::vector<std::string>& extras,
                                  const std::string& fallback) {
   const auto unknown = std::find_if(extras.begin(), extras.end(), [](const std::string& arg) {
@@ -52,9 +52,11 @@ std::string UnknownOptionMessage(const CLI::App& app, const std::vector<std::str
   });
   if (unknown == extras.end()) return fallback;
   const std::string name = unknown->substr(0, unknown->find('='));
-  const std::vector<std::string> names = OptionNames(app);
+  const std::vector<std::string> names = LongOptionNames(app);
   const std::string suggestion =
-      ClosestMatch(name, std::vector<std::string_view>(names.begin(), names.end()));
+      name.starts_with("--")
+          ? ClosestMatch(name, std::vector<std::string_view>(names.begin(), names.end()))
+          : "";
   std::string message = StrCat("unknown option '", name, "'");
   if (!suggestion.empty()) message += StrCat(" (did you mean '", suggestion, "'?)");
   return message;
