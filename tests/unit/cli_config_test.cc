@@ -9,6 +9,7 @@
 #include "engine/config.h"
 #include "engine/located_json.h"
 #include "engine/selection.h"
+#include "nlohmann/json.hpp"
 #include "rules/registry.h"
 
 namespace hlolint {
@@ -234,6 +235,45 @@ TEST_CASE("ConfigFinder picks the nearest .hlolint.json and reports broken ones"
   CHECK(error[0].line == 1);
   CHECK(error[0].column == 13);
   fs::remove_all(root);
+}
+
+// docs/hlolint-config.schema.json is written by hand: it must list what the
+// registry declares, options included (tests/cli checks it validates alike).
+TEST_CASE("The configuration schema lists every rule, category and rule option") {
+  std::ifstream in(std::string(HLOLINT_SOURCE_DIR) + "/docs/hlolint-config.schema.json");
+  REQUIRE(in);
+  const nlohmann::json schema = nlohmann::json::parse(in);
+  const nlohmann::json& rules = schema["properties"]["rules"]["properties"];
+  std::vector<std::string> ids;
+  for (const auto& item : rules.items()) ids.push_back(item.key());
+  std::vector<std::string> specifiers = schema["definitions"]["specifier"]["enum"];
+  std::vector<std::string> expected_specifiers = {"ALL"};
+  for (RuleCategory category : kRuleCategories) {
+    expected_specifiers.emplace_back(CategoryName(category));
+  }
+  std::vector<std::string> expected_ids;
+  for (const Rule* rule : AllRules()) {
+    expected_ids.emplace_back(rule->info().id);
+    expected_specifiers.emplace_back(rule->info().id);
+    const nlohmann::json& options = rules[std::string(rule->info().id)]["properties"];
+    std::vector<std::string> names;
+    for (const auto& item : options.items()) names.push_back(item.key());
+    std::vector<std::string> declared;
+    for (const RuleOption& option : rule->info().options) {
+      declared.emplace_back(option.name);
+      CHECK(options[std::string(option.name)]["description"] == option.description);
+      CHECK(options[std::string(option.name)]["type"] == "array");
+    }
+    std::sort(names.begin(), names.end());
+    std::sort(declared.begin(), declared.end());
+    CHECK(names == declared);
+  }
+  std::sort(ids.begin(), ids.end());
+  std::sort(expected_ids.begin(), expected_ids.end());
+  CHECK(ids == expected_ids);
+  std::sort(specifiers.begin(), specifiers.end());
+  std::sort(expected_specifiers.begin(), expected_specifiers.end());
+  CHECK(specifiers == expected_specifiers);
 }
 
 }  // namespace
