@@ -134,11 +134,14 @@ struct OperandLeaf {
 class UnclaimedOutputAliasRule : public Rule {
  public:
   const RuleInfo& info() const override {
+    static constexpr RuleOption kOptions[] = {
+        {"writes_through_inputs", RuleOptionType::kStringList,
+         "Custom-call targets known to write their outputs through their input pointers"}};
     static const RuleInfo kInfo{
         "unclaimed-output-alias", RuleCategory::kAliasing, Severity::kWarning,
         "Custom call whose output_to_operand_aliasing is invalid, or leaves out an output that "
         "a same-shaped operand could hold",
-        RuleCost::kModerate};
+        RuleCost::kModerate, kOptions};
     return kInfo;
   }
 

@@ -76,11 +76,11 @@ Linter::Impl::Impl(const LintOptions& options)
   }
   if (options.config == ConfigSource::kFile) {
     auto config = std::make_shared<Config>();
-    ConfigError error;
-    if (LoadConfig(options.config_file, AllRules(), config.get(), &error)) {
+    std::vector<ConfigError> errors;
+    if (LoadConfig(options.config_file, AllRules(), config.get(), &errors)) {
       fixed_config = std::move(config);
     } else {
-      option_errors.push_back(api_internal::ToApi(error));
+      for (const ConfigError& error : errors) option_errors.push_back(api_internal::ToApi(error));
     }
   } else if (options.config == ConfigSource::kDiscover) {
     finder.emplace(AllRules());
@@ -92,11 +92,11 @@ const hlolint::LintOptions* Linter::Impl::OptionsFor(const std::string& location
                                                      LintResult* result) {
   std::shared_ptr<const Config> config = fixed_config;
   if (finder) {
-    ConfigError error;
+    std::vector<ConfigError> errors;
     bool failed = false;
-    config = finder->ForInput(location, &error, &failed);
+    config = finder->ForInput(location, &errors, &failed);
     if (failed) {
-      result->errors.push_back(api_internal::ToApi(error));
+      for (const ConfigError& error : errors) result->errors.push_back(api_internal::ToApi(error));
       return nullptr;
     }
   }

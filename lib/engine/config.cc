@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "engine/located_json.h"
 #include "util/strings.h"
@@ -17,83 +18,94 @@ constexpr std::string_view kKeys[] = {
     "$schema",          "select", "extend-select", "ignore",     "fail-on", "severity-overrides",
     "per-path-ignores", "rules",  "xla-version",   "backend", "rule-docs-url"};
 
-// Reads one configuration, collecting the first error with its position.
+// Reads one configuration, collecting every error with its position: a
+// bad member is skipped and the rest still read, so one run lists them all.
 class ConfigReader {
  public:
   ConfigReader(const LocatedJson& json, const std::string& path,
-               const std::vector<const Rule*>& all, ConfigError* error)
-      : json_(json), path_(path), all_(all), error_(error) {}
+               const std::vector<const Rule*>& all, std::vector<ConfigError>* errors)
+      : json_(json), path_(path), all_(all), errors_(errors) {}
 
-  bool Read(Config* out) {
-    if (!json_.value.is_object()) return Fail("", "the configuration must be a JSON object");
+  void Read(Config* out) {
+    if (!json_.value.is_object()) {
+      Fail("", "the configuration must be a JSON object");
+      return;
+    }
     for (const auto& [key, value] : json_.value.items()) {
       const std::string pointer = StrCat("/", JsonPointerToken(key));
       if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
-        std::vector<std::string_view> candidates(std::begin(kKeys), std::end(kKeys));
-        std::string message = StrCat("unknown key '", key, "'");
-        const std::string suggestion = ClosestMatch(key, candidates);
-        if (!suggestion.empty()) message += StrCat(" (did you mean '", suggestion, "'?)");
-        return Fail(pointer, message);
-      }
-      bool ok = true;
-      if (key == "$schema") {
-        ok = value.is_string() || Fail(pointer, "'$schema' must be a string", true);
+        const std::vector<std::string_view> candidates(std::begin(kKeys), std::end(kKeys));
+        Fail(pointer, WithSuggestion(StrCat("unknown key '", key, "'"), key, candidates));
+      } else if (key == "$schema") {
+        if (!value.is_string()) Fail(pointer, "'$schema' must be a string", true);
       } else if (key == "select") {
         std::vector<std::string> list;
-        ok = Specifiers(pointer, value, &list);
-        out->selection.select = std::move(list);
+        if (Specifiers(pointer, value, &list)) out->selection.select = std::move(list);
       } else if (key == "extend-select") {
-        ok = Specifiers(pointer, value, &out->selection.extend_select);
+        Specifiers(pointer, value, &out->selection.extend_select);
       } else if (key == "ignore") {
-        ok = Specifiers(pointer, value, &out->selection.ignore);
+        Specifiers(pointer, value, &out->selection.ignore);
       } else if (key == "fail-on") {
-        ok = Level(pointer, value, &out->fail_on.emplace());
+        Severity level = Severity::kError;
+        if (Level(pointer, value, &level)) out->fail_on = level;
       } else if (key == "severity-overrides") {
-        ok = SeverityOverrides(pointer, value, &out->severity_overrides);
+        SeverityOverrides(pointer, value, &out->severity_overrides);
       } else if (key == "per-path-ignores") {
-        ok = PathIgnores(pointer, value, &out->per_path_ignores);
+        PathIgnores(pointer, value, &out->per_path_ignores);
       } else if (key == "rules") {
-        ok = RuleOptions(pointer, value, &out->rule_options);
+        RuleOptions(pointer, value, &out->rule_options);
       } else if (key == "xla-version") {
         if (value.is_string()) out->xla_version = XlaProfile::Parse(value.get_ref<const std::string&>());
-        ok = out->xla_version.has_value() ||
-             Fail(pointer, StrCat("expected ", kXlaVersionHelp), true);
+        if (!out->xla_version) Fail(pointer, StrCat("expected ", kXlaVersionHelp), true);
       } else if (key == "rule-docs-url") {
-        if (value.is_string()) out->rule_docs_url = value.get<std::string>();
-        ok = value.is_string() ||
-             Fail(pointer, "'rule-docs-url' must be a URL string, with {rule} for the rule id", true);
+        if (value.is_string()) {
+          out->rule_docs_url = value.get<std::string>();
+        } else {
+          Fail(pointer, "'rule-docs-url' must be a URL string, with {rule} for the rule id", true);
+        }
       } else if (key == "backend") {
         if (value.is_string()) out->backend = ParseBackendSetting(value.get_ref<const std::string&>());
-        ok = out->backend.has_value() || Fail(pointer, StrCat("expected ", kBackendSettingHelp), true);
+        if (!out->backend) Fail(pointer, StrCat("expected ", kBackendSettingHelp), true);
       }
-      if (!ok) return false;
     }
-    return true;
   }
 
  private:
+  static std::string WithSuggestion(std::string message, std::string_view word,
+                                    const std::vector<std::string_view>& candidates) {
+    const std::string suggestion = ClosestMatch(word, candidates);
+    if (!suggestion.empty()) message += StrCat(" (did you mean '", suggestion, "'?)");
+    return message;
+  }
+
   // Locates at the key of a member, or at the value when `at_value`.
   bool Fail(const std::string& pointer, std::string message, bool at_value = false) {
     const JsonPosition p = at_value ? json_.Value(pointer) : json_.KeyOrValue(pointer);
-    *error_ = ConfigError{path_, p.line, p.column, std::move(message)};
+    errors_->push_back(ConfigError{path_, p.line, p.column, std::move(message)});
     return false;
   }
 
+  // Keeps the known specifiers; false when any is not.
   bool Specifiers(const std::string& pointer, const nlohmann::json& value,
                   std::vector<std::string>* out) {
     if (!value.is_array()) {
       return Fail(pointer, "expected a list of rule ids or categories, e.g. [\"ALL\"]", true);
     }
+    bool ok = true;
     for (size_t i = 0; i < value.size(); ++i) {
       const std::string item = StrCat(pointer, "/", i);
-      if (!value[i].is_string()) return Fail(item, "expected a rule id or category (a string)");
+      if (!value[i].is_string()) {
+        ok = Fail(item, "expected a rule id or category (a string)");
+        continue;
+      }
       const std::string& specifier = value[i].get_ref<const std::string&>();
       if (!IsKnownSpecifier(specifier, all_)) {
-        return Fail(item, UnknownSpecifierMessage(specifier, all_));
+        ok = Fail(item, UnknownSpecifierMessage(specifier, all_));
+        continue;
       }
       out->push_back(specifier);
     }
-    return true;
+    return ok;
   }
 
   bool Level(const std::string& pointer, const nlohmann::json& value, Severity* out) {
@@ -104,56 +116,96 @@ class ConfigReader {
     return true;
   }
 
-  bool SeverityOverrides(const std::string& pointer, const nlohmann::json& value,
+  void SeverityOverrides(const std::string& pointer, const nlohmann::json& value,
                          std::map<std::string, Severity, std::less<>>* out) {
     if (!value.is_object()) {
-      return Fail(pointer, "expected an object mapping rule ids to levels", true);
+      Fail(pointer, "expected an object mapping rule ids to levels", true);
+      return;
     }
     for (const auto& [rule, level] : value.items()) {
       const std::string member = StrCat(pointer, "/", JsonPointerToken(rule));
       absl::StatusOr<std::vector<const Rule*>> rules = MatchSpecifiers({rule}, all_);
-      if (!rules.ok()) return Fail(member, UnknownSpecifierMessage(rule, all_));
+      if (!rules.ok()) Fail(member, UnknownSpecifierMessage(rule, all_));
       Severity severity = Severity::kError;
-      if (!Level(member, level, &severity)) return false;
+      if (!Level(member, level, &severity) || !rules.ok()) continue;
       for (const Rule* r : *rules) (*out)[std::string(r->info().id)] = severity;
     }
-    return true;
   }
 
-  bool PathIgnores(const std::string& pointer, const nlohmann::json& value,
+  void PathIgnores(const std::string& pointer, const nlohmann::json& value,
                    std::vector<PathIgnore>* out) {
     if (!value.is_object()) {
-      return Fail(pointer, "expected an object mapping path globs to lists of rules", true);
+      Fail(pointer, "expected an object mapping path globs to lists of rules", true);
+      return;
     }
     for (const auto& [glob, rules] : value.items()) {
       const std::string member = StrCat(pointer, "/", JsonPointerToken(glob));
-      if (glob.empty()) return Fail(member, "empty path glob");
+      if (glob.empty()) {
+        Fail(member, "empty path glob");
+        continue;
+      }
       PathIgnore ignore{glob, {}};
-      if (!Specifiers(member, rules, &ignore.rules)) return false;
-      out->push_back(std::move(ignore));
+      if (Specifiers(member, rules, &ignore.rules)) out->push_back(std::move(ignore));
     }
-    return true;
   }
 
-  bool RuleOptions(const std::string& pointer, const nlohmann::json& value, nlohmann::json* out) {
+  void RuleOptions(const std::string& pointer, const nlohmann::json& value, nlohmann::json* out) {
     if (!value.is_object()) {
-      return Fail(pointer, "expected an object mapping rule ids to their options", true);
+      Fail(pointer, "expected an object mapping rule ids to their options", true);
+      return;
     }
-    for (const auto& [rule, options] : value.items()) {
-      const std::string member = StrCat(pointer, "/", JsonPointerToken(rule));
-      const std::string& id = rule;  // clang 14 cannot capture structured bindings
-      const bool known = std::any_of(all_.begin(), all_.end(),
-                                     [&](const Rule* r) { return r->info().id == id; });
-      if (!known) {
-        std::vector<std::string_view> ids;
-        for (const Rule* r : all_) ids.push_back(r->info().id);
-        std::string message = StrCat("unknown rule '", rule, "'");
-        const std::string suggestion = ClosestMatch(rule, ids);
-        if (!suggestion.empty()) message += StrCat(" (did you mean '", suggestion, "'?)");
-        return Fail(member, message);
+    for (const auto& [id, options] : value.items()) {
+      const std::string member = StrCat(pointer, "/", JsonPointerToken(id));
+      const Rule* rule = nullptr;
+      std::vector<std::string_view> ids;
+      for (const Rule* r : all_) {
+        ids.push_back(r->info().id);
+        if (r->info().id == id) rule = r;
       }
-      if (!options.is_object()) return Fail(member, "rule options must be an object", true);
-      (*out)[rule] = options;
+      if (rule == nullptr) {
+        Fail(member, WithSuggestion(StrCat("unknown rule '", id, "'"), id, ids));
+        continue;
+      }
+      if (!options.is_object()) {
+        Fail(member, "rule options must be an object", true);
+        continue;
+      }
+      if (KnownOptions(member, *rule, options)) (*out)[id] = options;
+    }
+  }
+
+  // Every option is one the rule declares, with a value of its type.
+  bool KnownOptions(const std::string& pointer, const Rule& rule, const nlohmann::json& options) {
+    const std::span<const RuleOption> declared = rule.info().options;
+    bool ok = true;
+    for (const auto& [key, value] : options.items()) {
+      const std::string& name = key;  // clang 14 cannot capture structured bindings
+      const std::string member = StrCat(pointer, "/", JsonPointerToken(name));
+      const auto option = std::find_if(declared.begin(), declared.end(),
+                                       [&](const RuleOption& o) { return o.name == name; });
+      if (option == declared.end()) {
+        std::vector<std::string_view> names;
+        for (const RuleOption& o : declared) names.push_back(o.name);
+        std::string message = StrCat("unknown option '", name, "' of rule '", rule.info().id, "'");
+        message = names.empty() ? StrCat(message, " (it has no options)")
+                                : WithSuggestion(std::move(message), name, names);
+        ok = Fail(member, message);
+        continue;
+      }
+      ok = OptionValue(member, *option, value) && ok;
+    }
+    return ok;
+  }
+
+  bool OptionValue(const std::string& pointer, const RuleOption& option,
+                   const nlohmann::json& value) {
+    switch (option.type) {
+      case RuleOptionType::kStringList:
+        if (value.is_array() &&
+            std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_string(); })) {
+          return true;
+        }
+        return Fail(pointer, StrCat("option '", option.name, "' expects a list of strings"), true);
     }
     return true;
   }
@@ -161,7 +213,7 @@ class ConfigReader {
   const LocatedJson& json_;
   const std::string& path_;
   const std::vector<const Rule*>& all_;
-  ConfigError* error_;
+  std::vector<ConfigError>* errors_;
 };
 
 bool MatchClass(std::string_view pattern, size_t* p, char c) {
@@ -260,40 +312,53 @@ std::string ConfigError::ToString() const {
 }
 
 bool ParseConfig(std::string_view text, const std::string& path,
-                 const std::vector<const Rule*>& all, Config* out, ConfigError* error) {
+                 const std::vector<const Rule*>& all, Config* out,
+                 std::vector<ConfigError>* errors) {
+  errors->clear();
   LocatedJson json;
   JsonSyntaxError syntax;
   if (!ParseLocatedJson(text, &json, &syntax)) {
-    *error = ConfigError{path, syntax.position.line, syntax.position.column,
-                         StrCat("invalid JSON: ", syntax.message)};
+    errors->push_back(ConfigError{path, syntax.position.line, syntax.position.column,
+                                  StrCat("invalid JSON: ", syntax.message)});
     return false;
   }
   *out = Config();
   out->path = path;
   out->directory = fs::path(AbsolutePath(path)).parent_path().generic_string();
-  ConfigReader reader(json, path, all, error);
-  return reader.Read(out);
+  ConfigReader(json, path, all, errors).Read(out);
+  // Members are read in key order; errors are reported in file order.
+  std::stable_sort(errors->begin(), errors->end(), [](const ConfigError& a, const ConfigError& b) {
+    return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+  });
+  return errors->empty();
 }
 
 bool LoadConfig(const std::string& path, const std::vector<const Rule*>& all, Config* out,
-                ConfigError* error) {
+                std::vector<ConfigError>* errors) {
+  errors->clear();
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    *error = ConfigError{path, 0, 0, "is a directory, not a configuration file"};
+    errors->push_back(ConfigError{path, 0, 0, "is a directory, not a configuration file"});
     return false;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    *error = ConfigError{path, 0, 0, "cannot read the configuration file"};
+    errors->push_back(ConfigError{path, 0, 0, "cannot read the configuration file"});
     return false;
   }
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) {
-    *error = ConfigError{path, 0, 0, "cannot read the configuration file"};
+    errors->push_back(ConfigError{path, 0, 0, "cannot read the configuration file"});
     return false;
   }
-  return ParseConfig(text.str(), path, all, out, error);
+  return ParseConfig(text.str(), path, all, out, errors);
+}
+
+std::string ConfigErrorsToString(const std::vector<ConfigError>& errors) {
+  std::string out;
+  for (const ConfigError& error : errors) out += error.ToString() + "\n";
+  return out;
 }
 
 bool GlobMatch(std::string_view pattern, std::string_view path) {
@@ -324,14 +389,16 @@ std::string AbsolutePath(const std::string& path) {
   return absolute.lexically_normal().generic_string();
 }
 
-std::shared_ptr<const Config> ConfigFinder::ForInput(const std::string& input, ConfigError* error,
+std::shared_ptr<const Config> ConfigFinder::ForInput(const std::string& input,
+                                                     std::vector<ConfigError>* errors,
                                                      bool* failed) {
   const fs::path absolute(AbsolutePath(input));
-  return ForDirectory(absolute.parent_path().generic_string(), error, failed);
+  return ForDirectory(absolute.parent_path().generic_string(), errors, failed);
 }
 
 std::shared_ptr<const Config> ConfigFinder::ForDirectory(const std::string& start,
-                                                         ConfigError* error, bool* failed) {
+                                                         std::vector<ConfigError>* errors,
+                                                         bool* failed) {
   std::lock_guard<std::mutex> lock(mutex_);
   *failed = false;
   std::vector<std::string> visited;
@@ -354,11 +421,11 @@ std::shared_ptr<const Config> ConfigFinder::ForDirectory(const std::string& star
       auto broken = errors_.find(config_path);
       if (broken == errors_.end()) {
         auto config = std::make_shared<Config>();
-        ConfigError problem;
-        if (LoadConfig(config_path, all_, config.get(), &problem)) {
+        std::vector<ConfigError> problems;
+        if (LoadConfig(config_path, all_, config.get(), &problems)) {
           found = std::move(config);
         } else {
-          errors_[config_path] = problem;
+          errors_[config_path] = std::move(problems);
         }
       }
       break;
@@ -368,7 +435,7 @@ std::shared_ptr<const Config> ConfigFinder::ForDirectory(const std::string& star
   }
   auto broken = errors_.find(config_path);
   if (!config_path.empty() && broken != errors_.end()) {
-    *error = broken->second;
+    *errors = broken->second;
     *failed = true;
     return nullptr;
   }

@@ -8,8 +8,8 @@
 //     "rules": {"unclaimed-output-alias": {"writes_through_inputs": ["my_kernel"]}}
 //   }
 //
-// Every error (syntax, unknown key, bad value, unknown rule) is located at
-// file:line:col of the offending key or value.
+// Every error (syntax, unknown key, bad value, unknown rule or option) is
+// located at file:line:col of the offending key or value.
 #pragma once
 
 #include <map>
@@ -59,11 +59,17 @@ struct ConfigError {
 
 // Parses the text of a configuration file; `path` names it in errors and
 // its directory anchors the per-path globs. `all` is every registered rule.
+// False with every error in `errors`, in file order: a syntax error is
+// the only one reported (what follows it cannot be read), otherwise each
+// bad key, value, rule or option is.
 bool ParseConfig(std::string_view text, const std::string& path,
-                 const std::vector<const Rule*>& all, Config* out, ConfigError* error);
+                 const std::vector<const Rule*>& all, Config* out,
+                 std::vector<ConfigError>* errors);
 // Reads and parses a configuration file.
 bool LoadConfig(const std::string& path, const std::vector<const Rule*>& all, Config* out,
-                ConfigError* error);
+                std::vector<ConfigError>* errors);
+// One line per error.
+std::string ConfigErrorsToString(const std::vector<ConfigError>& errors);
 
 // Matches a path (with '/' separators) against a glob: `*` matches within one
 // path component, `**` any number of components, `?` one character, and
@@ -82,17 +88,18 @@ class ConfigFinder {
  public:
   explicit ConfigFinder(const std::vector<const Rule*>& all) : all_(all) {}
   // The configuration that applies to `input` (a file path, possibly
-  // relative), or null when there is none. Errors are reported once.
-  std::shared_ptr<const Config> ForInput(const std::string& input, ConfigError* error,
-                                         bool* failed);
+  // relative), or null when there is none; `*failed` with `errors` set when
+  // that configuration is broken.
+  std::shared_ptr<const Config> ForInput(const std::string& input,
+                                         std::vector<ConfigError>* errors, bool* failed);
 
  private:
-  std::shared_ptr<const Config> ForDirectory(const std::string& directory, ConfigError* error,
-                                             bool* failed);
+  std::shared_ptr<const Config> ForDirectory(const std::string& directory,
+                                             std::vector<ConfigError>* errors, bool* failed);
   const std::vector<const Rule*>& all_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const Config>> by_directory_;  // null: none found
-  std::map<std::string, ConfigError> errors_;                          // by config path
+  std::map<std::string, std::vector<ConfigError>> errors_;             // by config path
 };
 
 // The absolute, lexically normal form of a path (no filesystem access).

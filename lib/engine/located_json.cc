@@ -203,6 +203,15 @@ class Reader {
     }
   }
 
+  // A trailing comma before the closing bracket is accepted (as in jsonc):
+  // consumes the bracket when it follows.
+  bool ClosesAfterComma(char closing) {
+    SkipSpace();
+    if (failed_ || pos_ >= text_.size() || text_[pos_] != closing) return false;
+    ++pos_;
+    return true;
+  }
+
   bool Object(const std::string& pointer, int depth, nlohmann::json* out) {
     ++pos_;
     *out = nlohmann::json::object();
@@ -238,6 +247,7 @@ class Reader {
       if (failed_) return false;
       if (pos_ < text_.size() && text_[pos_] == ',') {
         ++pos_;
+        if (ClosesAfterComma('}')) return true;
         continue;
       }
       if (pos_ < text_.size() && text_[pos_] == '}') {
@@ -266,6 +276,7 @@ class Reader {
       if (failed_) return false;
       if (pos_ < text_.size() && text_[pos_] == ',') {
         ++pos_;
+        if (ClosesAfterComma(']')) return true;
         continue;
       }
       if (pos_ < text_.size() && text_[pos_] == ']') {

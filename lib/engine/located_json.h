@@ -1,7 +1,8 @@
 // A JSON reader that remembers where every key and value is, so that
 // configuration errors point at `file:line:col` of the offending key.
 // nlohmann::json parses without positions, hence this small reader.
-// Accepts JSON plus `//` and `/* */` comments (as VS Code's jsonc does).
+// Accepts JSON plus `//` and `/* */` comments and trailing commas in objects
+// and arrays (as VS Code's jsonc does).
 #pragma once
 
 #include <cstdint>

@@ -77,6 +77,19 @@ std::string_view CategoryName(RuleCategory category) {
   return "";
 }
 
+std::string_view CategorySummary(RuleCategory category) {
+  switch (category) {
+    case RuleCategory::kParse: return "Input that is not HLO text XLA's parser accepts";
+    case RuleCategory::kLayout: return "Layouts that make XLA move data or fail a pass";
+    case RuleCategory::kAliasing:
+      return "Output-to-operand aliasing that is invalid or that XLA cannot use";
+    case RuleCategory::kScheduling: return "Instruction order whose effects are lost or unsafe";
+    case RuleCategory::kVerify: return "Checks of XLA's HloVerifier: modules XLA would reject";
+    case RuleCategory::kMeta: return "About hlolint itself, e.g. its suppression comments";
+  }
+  return "";
+}
+
 const XlaProfile& RuleContext::xla() const { return analyses_->xla(); }
 
 RuleContext::RuleContext(const Module& module, Analyses& analyses, const Rule& rule,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,13 @@ enum class RuleCategory : uint8_t {
 };
 // "parse", "layout", "aliasing", "scheduling", "verify", "meta".
 std::string_view CategoryName(RuleCategory category);
+// One line, no trailing period: what the category's rules are about
+// (--explain CATEGORY, the configuration schema).
+std::string_view CategorySummary(RuleCategory category);
+// Every category, in declaration order.
+inline constexpr RuleCategory kRuleCategories[] = {
+    RuleCategory::kParse,      RuleCategory::kLayout, RuleCategory::kAliasing,
+    RuleCategory::kScheduling, RuleCategory::kVerify, RuleCategory::kMeta};
 
 // How long a rule's Check takes on a large module, analyses it asks for
 // included: threads take the costliest rules first, so that the last ones to
@@ -44,12 +52,26 @@ enum class RuleCost : uint8_t {
   kHeavy,     // reads every instruction; the longest rules of all
 };
 
+// An option a rule reads from .hlolint.json ("rules": {"rule-id": {...}}):
+// the configuration rejects names a rule does not declare, and values of
+// another type, and the configuration schema lists them.
+enum class RuleOptionType : uint8_t {
+  kStringList,  // a JSON array of strings
+};
+
+struct RuleOption {
+  std::string_view name;         // snake_case, as written in .hlolint.json
+  RuleOptionType type = RuleOptionType::kStringList;
+  std::string_view description;  // one sentence
+};
+
 struct RuleInfo {
   std::string_view id;  // stable kebab-case id, e.g. "reshape-not-bitcast"
   RuleCategory category = RuleCategory::kMeta;
   Severity default_severity = Severity::kError;
   std::string_view summary;  // one line, no trailing period
   RuleCost cost = RuleCost::kCheap;
+  std::span<const RuleOption> options = {};
 };
 
 class RuleContext;

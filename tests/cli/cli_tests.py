@@ -161,6 +161,45 @@ class ExitStatus(TempDirTest):
                 self.assertIn(message, p.stderr)
                 self.assertEqual(p.stdout, "")
 
+    def test_usage_errors_read_plainly(self):
+        jobs = "hlolint: error: --jobs expects a number of threads (0 for one per core), not '{}'\n"
+        help_line = "Run 'hlolint --help' for usage.\n"
+        for args, message in [
+            (["--formta", "json", "x.hlo"], "hlolint: error: unknown option '--formta' (did you mean '--format'?)\n"),
+            (["--jbos=3", "x.hlo"], "hlolint: error: unknown option '--jbos' (did you mean '--jobs'?)\n"),
+            (["--zzzzzzzz", "x.hlo"], "hlolint: error: unknown option '--zzzzzzzz'\n"),
+            (["-x", "x.hlo"], "hlolint: error: unknown option '-x'\n"),
+            (["-j", "examples", "x.hlo"], jobs.format("examples")),
+            (["--jobs", "-3", "x.hlo"], jobs.format("-3")),
+            (["--jobs=2.5", "x.hlo"], jobs.format("2.5")),
+            (["--format", "xml", "x.hlo"],
+             "hlolint: error: unknown format 'xml' (expected one of full|concise|json|json-lines|sarif|github|junit)\n"),
+            (["--color", "sometimes", "x.hlo"], "hlolint: error: --color must be auto, always or never, not 'sometimes'\n"),
+            (["x.hlo", "--format"], "hlolint: error: --format expects a value (FORMAT)\n"),
+            (["x.hlo", "--explain"], "hlolint: error: --explain expects a value (RULE|CATEGORY)\n"),
+            (["--list-rules", "--format", "sarif"],
+             "hlolint: error: --list-rules prints a table (--format full or concise) or JSON (--format json), "
+             "not --format sarif\n"),
+        ]:
+            with self.subTest(args=args):
+                p = run(args)
+                self.assertEqual((p.returncode, p.stdout, p.stderr), (2, "", message + help_line))
+        for args, message in [
+            (["--fail-on", "fatal", "x.hlo"], "hlolint: error: --fail-on must be error, warning or note, not 'fatal'\n"),
+            (["--xla-version", "yesterday", "x.hlo"],
+             "hlolint: error: --xla-version must be latest, a date of XLA's main branch (2026-06-03) or a "
+             "jaxlib release (jaxlib-0.10.2), not 'yesterday'\n"),
+            (["--backend", "npu", "x.hlo"], "hlolint: error: --backend must be auto, cpu, gpu or tpu, not 'npu'\n"),
+            (["--severity-override", "parse-error=loud", "x.hlo"],
+             "hlolint: error: --severity-override: expected RULE=error|warning|note, got 'parse-error=loud'\n"),
+        ]:
+            with self.subTest(args=args):
+                p = run(args)
+                self.assertEqual((p.returncode, p.stdout, p.stderr), (2, "", message))
+        for args in (["--list-rules", "--format", "full"], ["--list-rules", "--format", "concise"]):
+            self.assertEqual(run(args).stdout, run(["--list-rules"]).stdout)
+        self.assertEqual(run(["-j", "0", self.file("ok.hlo", MODULE_OK)]).returncode, 0)
+
     def test_status_is_never_a_count(self):
         path = self.file("many.hlo", "// -----\n".join([MODULE_ERROR] * 256))
         p = run(["--format", "json", path])
@@ -276,6 +315,59 @@ class Configuration(TempDirTest):
         p = run(["--config", os.path.join(self.dir, "nope.json"), self.file("a.hlo", MODULE_OK)])
         self.assertEqual(p.returncode, 2)
         self.assertIn("nope.json: error: cannot read the configuration file", p.stderr)
+
+    def test_every_error_is_reported_in_file_order(self):
+        config = self.file(".hlolint.json", '{\n  "selct": ["ALL"],\n  "ignore": ["layuot"],\n'
+                                            '  "fail-on": "loud",\n  "rules": {"unclaimed-output-alias": '
+                                            '{"writes_through_input": []}},\n}\n')
+        p = run([self.file("a.hlo", MODULE_OK)])
+        self.assertEqual((p.returncode, p.stdout), (2, ""))
+        self.assertEqual(p.stderr,
+                         f"{config}:2:3: error: unknown key 'selct' (did you mean 'select'?)\n"
+                         f"{config}:3:14: error: unknown rule or category 'layuot' (did you mean 'layout'?)\n"
+                         f"{config}:4:14: error: expected \"error\", \"warning\" or \"note\"\n"
+                         f"{config}:5:40: error: unknown option 'writes_through_input' of rule "
+                         "'unclaimed-output-alias' (did you mean 'writes_through_inputs'?)\n")
+
+    def test_trailing_commas_are_accepted(self):
+        self.file(".hlolint.json", '{\n  "ignore": ["parse-error",],\n  "fail-on": "error", // c\n}\n')
+        p = run([self.file("a.hlo", MODULE_ERROR)])
+        self.assertEqual((p.returncode, p.stderr, p.stdout), (0, "", ""))
+
+    def test_show_settings_resolves_the_configuration_and_the_flags(self):
+        config = self.file("sub/.hlolint.json",
+                           '{"select": ["parse", "meta"], "ignore": ["unsupported-format"],'
+                           ' "severity-overrides": {"meta": "note"}, "fail-on": "warning",'
+                           ' "xla-version": "2026-06-03", "backend": "gpu",'
+                           ' "per-path-ignores": {"gen/*": ["parse-error"]},'
+                           ' "rules": {"unclaimed-output-alias": {"writes_through_inputs": ["k"]}}}')
+        total = len(json.loads(run(["--list-rules", "--format", "json"]).stdout))
+        path = os.path.join(self.dir, "sub", "a.hlo")
+        p = run(["--show-settings", "--fail-on", "note", path])
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertEqual(p.stdout,
+                         f"path: {path}\nconfiguration: {config}\nfail-on: note\n"
+                         "xla-version: 2026-06-03\nbackend: gpu\n"
+                         f"rules: 2 of {total}\n"
+                         "  parse-error         error\n"
+                         "  unused-suppression  note (overridden)\n"
+                         'rule options: {"unclaimed-output-alias":{"writes_through_inputs":["k"]}}\n')
+        # The per-path ignore, a directory as the path, and the flags over the file.
+        os.makedirs(os.path.join(self.dir, "sub", "gen"))
+        p = run(["--show-settings", "--extend-select", "layout", "--backend", "auto",
+                 os.path.join(self.dir, "sub", "gen")], cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("backend: auto\nrules: 2 of", p.stdout)
+        self.assertIn("  unused-suppression   note (overridden)\n  reshape-not-bitcast  error\n", p.stdout)
+        self.assertNotIn("parse-error", p.stdout)
+        p = run(["--show-settings", "--no-config", path])
+        self.assertIn("configuration: none (--no-config)\nfail-on: error\nxla-version: latest\n"
+                      "backend: auto\n", p.stdout)
+        self.assertTrue(p.stdout.endswith("rule options: none\n"))
+        self.file(".hlolint.json", '{"selct": []}')
+        p = run(["--show-settings", os.path.join(self.dir, "b.hlo")])
+        self.assertEqual((p.returncode, p.stdout), (2, ""))
+        self.assertIn("unknown key 'selct' (did you mean 'select'?)", p.stderr)
 
     def test_rule_options_reach_the_rule(self):
         # A kernel the user declares as writing through its inputs, with a
@@ -735,8 +827,28 @@ class Rules(unittest.TestCase):
 
     def test_explain_unknown_rule(self):
         p = run(["--explain", "unused-supression"])
-        self.assertEqual(p.returncode, 2)
-        self.assertIn("unknown rule 'unused-supression' (did you mean 'unused-suppression'?)", p.stderr)
+        self.assertEqual((p.returncode, p.stdout), (2, ""))
+        self.assertEqual(p.stderr, "hlolint: error: unknown rule or category 'unused-supression' (did you "
+                                   "mean 'unused-suppression'?)\nRun 'hlolint --list-rules' for the list of rules.\n")
+        p = run(["--explain", "verfy"])
+        self.assertIn("unknown rule or category 'verfy' (did you mean 'verify'?)", p.stderr)
+
+    def test_explain_a_category_lists_its_rules(self):
+        p = run(["--explain", "aliasing"])
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        rules = [r for r in self.registered() if r["category"] == "aliasing"]
+        width = max(len(r["id"]) for r in rules)
+        self.assertEqual(p.stdout,
+                         "aliasing: Output-to-operand aliasing that is invalid or that XLA cannot use.\n\n"
+                         f"{len(rules)} rules:\n"
+                         + "".join(f"  {r['id']:<{width}}  {r['summary']}\n" for r in rules)
+                         + "\nRun 'hlolint --explain RULE' for a rule's documentation.\n")
+        categories = {r["category"] for r in self.registered()}
+        for category in categories:
+            with self.subTest(category=category):
+                p = run(["--explain", category])
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(p.stdout.count("\n  "), sum(r["category"] == category for r in self.registered()))
 
     def test_every_rule_is_selectable(self):
         for rule in self.registered():
@@ -776,6 +888,95 @@ class Schemas(unittest.TestCase):
             self.assertTrue({"startLine", "startColumn", "endLine", "endColumn"} <= set(region))
             self.assertFalse(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith("/"))
             self.assertIn("primaryLocationLineHash", result["partialFingerprints"])
+
+    @staticmethod
+    def jsonc(text):
+        """JSON with comments and trailing commas, as .hlolint.json allows."""
+        out, i, in_string = [], 0, False
+        while i < len(text):
+            c = text[i]
+            if in_string:
+                out.append(c)
+                if c == "\\":
+                    out.append(text[i + 1])
+                    i += 1
+                elif c == '"':
+                    in_string = False
+            elif c == '"':
+                in_string = True
+                out.append(c)
+            elif text.startswith("//", i):
+                i = text.find("\n", i) - 1 if "\n" in text[i:] else len(text)
+            elif text.startswith("/*", i):
+                i = text.index("*/", i) + 1
+            else:
+                out.append(c)
+            i += 1
+        return json.loads(re.sub(r",(\s*[}\]])", r"\1", "".join(out)))
+
+    def config_examples(self):
+        """Every .hlolint.json the docs and tests show."""
+        examples = []
+        for page in ("docs/configuration.md", "docs/cli.md", "README.md"):
+            with open(os.path.join(SOURCE, page), encoding="utf-8") as f:
+                examples += [b for b in re.findall(r"```jsonc?\n(.*?)```", f.read(), re.S)
+                             if '"select"' in b or '"rules"' in b or '"fail-on"' in b]
+        for root, _, files in os.walk(os.path.join(SOURCE, "tests")):
+            if ".hlolint.json" in files:
+                with open(os.path.join(root, ".hlolint.json"), encoding="utf-8") as f:
+                    examples.append(f.read())
+        return examples
+
+    def check_config(self, validator, text, valid):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "config.json")
+            write(path, text)
+            p = run(["--config", path, "tests/cli/inputs/clean.hlo"])
+        self.assertEqual(p.returncode, 0 if valid else 2, (text, p.stderr))
+        errors = list(validator.iter_errors(self.jsonc(text)))
+        self.assertEqual(errors == [], valid, (text, [e.message for e in errors]))
+
+    def test_configuration_schema_agrees_with_hlolint(self):
+        schema = self.load("docs/hlolint-config.schema.json")
+        self.jsonschema.Draft7Validator.check_schema(schema)
+        validator = self.jsonschema.Draft7Validator(schema)
+        examples = self.config_examples()
+        self.assertGreaterEqual(len(examples), 2)
+        for text in examples + [
+            '{"$schema": "./docs/hlolint-config.schema.json", "select": ["ALL",],}',
+            '{"severity-overrides": {"verify": "note", "parse-error": "warning"}}',
+            '{"per-path-ignores": {"gen/**": ["ALL"]}, "xla-version": "latest", "backend": "tpu"}',
+        ]:
+            with self.subTest(text=text):
+                self.check_config(validator, text, True)
+        for text in [
+            '{"selct": ["ALL"]}', '{"select": "ALL"}', '{"select": ["verfy"]}', '{"fail-on": "fatal"}',
+            '{"ignore": [3]}', '{"severity-overrides": {"parse-error": "loud"}}',
+            '{"severity-overrides": {"nope": "note"}}', '{"per-path-ignores": {"a": ["nope"]}}',
+            '{"per-path-ignores": {"": ["ALL"]}}', '{"backend": "npu"}', '{"xla-version": "yesterday"}',
+            '{"rules": {"no-such-rule": {}}}', '{"rules": {"parse-error": {"x": 1}}}',
+            '{"rules": {"unclaimed-output-alias": {"writes_through_inputs": "k"}}}',
+            '{"rules": {"unclaimed-output-alias": []}}', '[]', '{"$schema": 1}',
+        ]:
+            with self.subTest(text=text):
+                self.check_config(validator, text, False)
+
+    def test_configuration_schema_lists_every_rule_and_category(self):
+        schema = self.load("docs/hlolint-config.schema.json")
+        registered = json.loads(run(["--list-rules", "--format", "json"]).stdout)
+        ids = [r["id"] for r in registered]
+        categories = list(dict.fromkeys(r["category"] for r in registered))
+        self.assertEqual(list(schema["properties"]["rules"]["properties"]), ids)
+        specifier = schema["definitions"]["specifier"]
+        self.assertEqual(sorted(specifier["enum"]), sorted(["ALL"] + categories + ids))
+        self.assertEqual(len(specifier["enumDescriptions"]), len(specifier["enum"]))
+        # Every option the schema lists is one hlolint accepts as a list of strings.
+        for rule, entry in schema["properties"]["rules"]["properties"].items():
+            self.assertIs(entry["additionalProperties"], False)
+            for option in entry["properties"]:
+                with self.subTest(rule=rule, option=option):
+                    self.check_config(self.jsonschema.Draft7Validator(schema),
+                                      json.dumps({"rules": {rule: {option: ["x"]}}}), True)
 
     def test_json_validates_against_our_schema(self):
         schema = self.load("docs/hlolint-output.schema.json")

@@ -9,20 +9,29 @@
 #include "engine/config.h"
 #include "engine/located_json.h"
 #include "engine/selection.h"
+#include "nlohmann/json.hpp"
 #include "rules/registry.h"
 
 namespace hlolint {
 namespace {
 
-bool Parse(const std::string& text, Config* config, ConfigError* error) {
-  return ParseConfig(text, "/project/.hlolint.json", AllRules(), config, error);
+bool Parse(const std::string& text, Config* config, std::vector<ConfigError>* errors) {
+  return ParseConfig(text, "/project/.hlolint.json", AllRules(), config, errors);
 }
 
-std::string ErrorOf(const std::string& text) {
+// Every error, one per line.
+std::string ErrorsOf(const std::string& text) {
   Config config;
-  ConfigError error;
-  if (Parse(text, &config, &error)) return "(no error)";
-  return error.ToString();
+  std::vector<ConfigError> errors;
+  if (Parse(text, &config, &errors)) return "(no error)";
+  return ConfigErrorsToString(errors);
+}
+
+// The only error.
+std::string ErrorOf(const std::string& text) {
+  std::string errors = ErrorsOf(text);
+  if (!errors.empty() && errors.back() == '\n') errors.pop_back();
+  return errors;
 }
 
 std::vector<std::string> Ids(const std::vector<const Rule*>& rules) {
@@ -33,7 +42,7 @@ std::vector<std::string> Ids(const std::vector<const Rule*>& rules) {
 
 TEST_CASE("A full configuration is read") {
   Config config;
-  ConfigError error;
+  std::vector<ConfigError> error;
   REQUIRE(Parse(R"({
     // comments are allowed
     "$schema": "x",
@@ -43,7 +52,7 @@ TEST_CASE("A full configuration is read") {
     "fail-on": "warning",
     "severity-overrides": {"parse-error": "note", "meta": "error"},
     "per-path-ignores": {"generated/**": ["ALL"], "*.txt": ["parse-error"]},
-    "rules": {"parse-error": {"some_option": [1, 2]}}
+    "rules": {"unclaimed-output-alias": {"writes_through_inputs": ["k1", "k2",],},},
   })", &config, &error));
   CHECK(config.path == "/project/.hlolint.json");
   CHECK(config.directory == "/project");
@@ -55,7 +64,7 @@ TEST_CASE("A full configuration is read") {
   CHECK(config.severity_overrides.at("parse-error") == Severity::kNote);
   CHECK(config.severity_overrides.at("unused-suppression") == Severity::kError);  // category
   REQUIRE(config.per_path_ignores.size() == 2);
-  CHECK(config.rule_options["parse-error"]["some_option"][1] == 2);
+  CHECK(config.rule_options["unclaimed-output-alias"]["writes_through_inputs"][1] == "k2");
 }
 
 TEST_CASE("Configuration errors are located at the offending key or value") {
@@ -80,9 +89,47 @@ TEST_CASE("Configuration errors are located at the offending key or value") {
   CHECK(ErrorOf("[]") == "/project/.hlolint.json:1:1: error: the configuration must be a JSON object");
 }
 
+TEST_CASE("Every configuration error is reported, in file order") {
+  // Keys are read in their sorted order; the errors come out in the file's.
+  CHECK(ErrorsOf(R"({
+  "selct": ["ALL"],
+  "ignore": ["layuot", 3],
+  "fail-on": "fatal",
+  "backend": "gpu",
+  "rules": {
+    "unclaimed-output-alias": {"writes_through_input": ["k"], "writes_through_inputs": "k"},
+    "parse-error": {"x": 1}
+  },
+  "severity-overrides": {"nope": "loud"},
+})") == "/project/.hlolint.json:2:3: error: unknown key 'selct' (did you mean 'select'?)\n"
+        "/project/.hlolint.json:3:14: error: unknown rule or category 'layuot' (did you mean "
+        "'layout'?)\n"
+        "/project/.hlolint.json:3:24: error: expected a rule id or category (a string)\n"
+        "/project/.hlolint.json:4:14: error: expected \"error\", \"warning\" or \"note\"\n"
+        "/project/.hlolint.json:7:32: error: unknown option 'writes_through_input' of rule "
+        "'unclaimed-output-alias' (did you mean 'writes_through_inputs'?)\n"
+        "/project/.hlolint.json:7:88: error: option 'writes_through_inputs' expects a list of "
+        "strings\n"
+        "/project/.hlolint.json:8:21: error: unknown option 'x' of rule 'parse-error' (it has no "
+        "options)\n"
+        "/project/.hlolint.json:10:26: error: unknown rule or category 'nope'\n"
+        "/project/.hlolint.json:10:34: error: expected \"error\", \"warning\" or \"note\"\n");
+}
+
+TEST_CASE("Trailing commas are accepted in objects and arrays") {
+  Config config;
+  std::vector<ConfigError> errors;
+  REQUIRE(Parse("{\"select\": [\"parse\", /* c */ ], \"fail-on\": \"note\", // c\n}", &config,
+                &errors));
+  CHECK(*config.selection.select == std::vector<std::string>{"parse"});
+  CHECK(config.fail_on == Severity::kNote);
+  CHECK(ErrorOf("[1,]") == "/project/.hlolint.json:1:1: error: the configuration must be a JSON object");
+}
+
 TEST_CASE("JSON syntax errors are located") {
-  CHECK(ErrorOf("{\n  \"select\": [\"ALL\",]\n}") ==
-        "/project/.hlolint.json:2:20: error: invalid JSON: unexpected character ']'");
+  CHECK(ErrorOf("{\n  \"select\": [\"ALL\",,]\n}") ==
+        "/project/.hlolint.json:2:20: error: invalid JSON: unexpected character ','");
+  CHECK(ErrorOf("{,}") == "/project/.hlolint.json:1:2: error: invalid JSON: expected a quoted key");
   CHECK(ErrorOf("{\"a\": 1, \"a\": 2}") ==
         "/project/.hlolint.json:1:10: error: invalid JSON: duplicate key 'a'");
   CHECK(ErrorOf("{\"select\": [\"ALL\"]") ==
@@ -120,7 +167,7 @@ TEST_CASE("GlobMatch follows .gitignore-like rules") {
 
 TEST_CASE("Per-path ignores are relative to the configuration's directory") {
   Config config;
-  ConfigError error;
+  std::vector<ConfigError> error;
   REQUIRE(ParseConfig(R"({"per-path-ignores": {"gen/*.hlo": ["parse"], "*.txt": ["meta"]}})",
                       "/project/.hlolint.json", AllRules(), &config, &error));
   CHECK(IgnoredRulesForPath(config, "/project/gen/a.hlo") == std::vector<std::string>{"parse"});
@@ -172,7 +219,7 @@ TEST_CASE("ConfigFinder picks the nearest .hlolint.json and reports broken ones"
   std::ofstream(root / "a" / "b" / ".hlolint.json") << R"({"fail-on": "warning"})";
   std::ofstream(root / "c" / ".hlolint.json") << R"({"fail-on": 3})";
   ConfigFinder finder(AllRules());
-  ConfigError error;
+  std::vector<ConfigError> error;
   bool failed = false;
   auto top = finder.ForInput((root / "a" / "x.hlo").string(), &error, &failed);
   REQUIRE(!failed);
@@ -184,9 +231,49 @@ TEST_CASE("ConfigFinder picks the nearest .hlolint.json and reports broken ones"
   CHECK(finder.ForInput((root / "a" / "z.hlo").string(), &error, &failed) == top);  // cached
   CHECK(finder.ForInput((root / "c" / "w.hlo").string(), &error, &failed) == nullptr);
   CHECK(failed);
-  CHECK(error.line == 1);
-  CHECK(error.column == 13);
+  REQUIRE(error.size() == 1);
+  CHECK(error[0].line == 1);
+  CHECK(error[0].column == 13);
   fs::remove_all(root);
+}
+
+// docs/hlolint-config.schema.json is written by hand: it must list what the
+// registry declares, options included (tests/cli checks it validates alike).
+TEST_CASE("The configuration schema lists every rule, category and rule option") {
+  std::ifstream in(std::string(HLOLINT_SOURCE_DIR) + "/docs/hlolint-config.schema.json");
+  REQUIRE(in);
+  const nlohmann::json schema = nlohmann::json::parse(in);
+  const nlohmann::json& rules = schema["properties"]["rules"]["properties"];
+  std::vector<std::string> ids;
+  for (const auto& item : rules.items()) ids.push_back(item.key());
+  std::vector<std::string> specifiers = schema["definitions"]["specifier"]["enum"];
+  std::vector<std::string> expected_specifiers = {"ALL"};
+  for (RuleCategory category : kRuleCategories) {
+    expected_specifiers.emplace_back(CategoryName(category));
+  }
+  std::vector<std::string> expected_ids;
+  for (const Rule* rule : AllRules()) {
+    expected_ids.emplace_back(rule->info().id);
+    expected_specifiers.emplace_back(rule->info().id);
+    const nlohmann::json& options = rules[std::string(rule->info().id)]["properties"];
+    std::vector<std::string> names;
+    for (const auto& item : options.items()) names.push_back(item.key());
+    std::vector<std::string> declared;
+    for (const RuleOption& option : rule->info().options) {
+      declared.emplace_back(option.name);
+      CHECK(options[std::string(option.name)]["description"] == option.description);
+      CHECK(options[std::string(option.name)]["type"] == "array");
+    }
+    std::sort(names.begin(), names.end());
+    std::sort(declared.begin(), declared.end());
+    CHECK(names == declared);
+  }
+  std::sort(ids.begin(), ids.end());
+  std::sort(expected_ids.begin(), expected_ids.end());
+  CHECK(ids == expected_ids);
+  std::sort(specifiers.begin(), specifiers.end());
+  std::sort(expected_specifiers.begin(), expected_specifiers.end());
+  CHECK(specifiers == expected_specifiers);
 }
 
 }  // namespace

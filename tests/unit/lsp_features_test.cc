@@ -188,11 +188,11 @@ TEST_CASE("lsp features: saving lints again, closing clears the findings") {
   CHECK(session.messages[4] == Reply(2, nullptr));
 }
 
-TEST_CASE("lsp features: an error in a configuration file is shown on that file") {
+TEST_CASE("lsp features: the errors in a configuration file are shown on that file") {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / "hlolint-lsp-features-config";
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / ".hlolint.json") << "{\"select\": [\"no-such-rule\"]}\n";
+  std::ofstream(dir / ".hlolint.json") << "{\"select\": [\"no-such-rule\"],\n \"fail-on\": 3}\n";
   hlolint::lsp::ServerOptions options = OneMessageAtATime();
   options.settings.lint.config = hlolint::api::ConfigSource::kDiscover;
   const std::string uri = "file://" + (dir / "m.hlo").string();
@@ -204,9 +204,13 @@ TEST_CASE("lsp features: an error in a configuration file is shown on that file"
   REQUIRE(session.messages.size() == 4);
   CHECK(session.messages[1] == Published(json::array(), uri));
   CHECK(session.messages[2]["params"]["uri"] == config_uri);
-  const json& diagnostic = session.messages[2]["params"]["diagnostics"].at(0);
-  CHECK(diagnostic["source"] == "hlolint");
-  CHECK(diagnostic["message"].get<std::string>().find("no-such-rule") != std::string::npos);
+  const json& diagnostics = session.messages[2]["params"]["diagnostics"];
+  REQUIRE(diagnostics.size() == 2);  // every error, in file order
+  CHECK(diagnostics[0]["source"] == "hlolint");
+  CHECK(diagnostics[0]["message"] == "unknown rule or category 'no-such-rule'");
+  CHECK(diagnostics[0]["range"]["start"] == json{{"line", 0}, {"character", 12}});
+  CHECK(diagnostics[1]["message"] == "expected \"error\", \"warning\" or \"note\"");
+  CHECK(diagnostics[1]["range"]["start"] == json{{"line", 1}, {"character", 12}});
   CHECK(session.log.find("no-such-rule") != std::string::npos);
 }
 

@@ -1,10 +1,14 @@
 #include "cli_options.h"
 
 #include <algorithm>
+#include <charconv>
 #include <iostream>
 #include <map>
+#include <regex>
+#include <string_view>
 
 #include "CLI/CLI.hpp"
+#include "engine/selection.h"
 #include "report/report.h"
 #include "util/strings.h"
 
@@ -58,6 +62,63 @@ std::optional<std::string> ReadOutputFormats(const std::vector<std::string>& val
   options->main_report_requested =
       options->report_files.empty() || format_given || output_given || plain_given;
   return std::nullopt;
+}
+
+int UsageError(const std::string& message) {
+  std::cerr << "hlolint: error: " << message << "\nRun 'hlolint --help' for usage.\n";
+  return 2;
+}
+
+// The long name of every option, e.g. "--format".
+std::vector<std::string> LongOptionNames(const CLI::App& app) {
+  std::vector<std::string> names = {"--help", "--version"};
+  for (const CLI::Option* option : app.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  }
+  return names;
+}
+
+// CLI11 says "The following arguments were not expected: ..."; an unknown
+// option is named alone, with the nearest long option (a one-letter
+// option is too short for a guess to mean anything).
+std::string UnknownOptionMessage(const CLI::App& app, const std::vector<std::string>& extras,
+                                 const std::string& fallback) {
+  const auto unknown = std::find_if(extras.begin(), extras.end(), [](const std::string& arg) {
+    return arg.size() > 1 && arg[0] == '-';
+  });
+  if (unknown == extras.end()) return fallback;
+  const std::string name = unknown->substr(0, unknown->find('='));
+  const std::vector<std::string> names = LongOptionNames(app);
+  const std::string suggestion =
+      name.starts_with("--")
+          ? ClosestMatch(name, std::vector<std::string_view>(names.begin(), names.end()))
+          : "";
+  std::string message = StrCat("unknown option '", name, "'");
+  if (!suggestion.empty()) message += StrCat(" (did you mean '", suggestion, "'?)");
+  return message;
+}
+
+// CLI11 says "--format: 1 required FORMAT missing" of an option given last
+// without its value.
+std::string MissingValueMessage(const std::string& message) {
+  static const std::regex kMissing(R"(^(-\S+): 1 required (\S+) missing$)");
+  std::smatch match;
+  if (!std::regex_match(message, match, kMissing)) return message;
+  return StrCat(match[1].str(), " expects a value (", match[2].str(), ")");
+}
+
+// A count of threads: digits only, 0 meaning one per core.
+std::optional<int> ParseJobs(std::string_view text) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || text[0] == '-' || ec != std::errc() || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+bool ListRulesSupports(std::string_view format) {
+  return format == "full" || format == "concise" || format == "json";
 }
 
 }  // namespace
@@ -145,7 +206,8 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
                  "Record the current findings in FILE (then report only new ones, i.e. none)")
       ->type_name("FILE");
 
-  app.add_option("-j,--jobs", options->jobs,
+  std::string jobs;
+  CLI::Option* jobs_option = app.add_option("-j,--jobs", jobs,
                  "Threads: files linted in parallel, idle ones run a large module's rules "
                  "(default: every core)")
       ->type_name("N");
@@ -164,8 +226,12 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
   app.add_flag("--list-rules", options->list_rules,
                "List every rule: id, category, default severity, summary (as JSON with "
                "--format json)");
-  app.add_option("--explain", options->explain, "Print the documentation of a rule")
-      ->type_name("RULE");
+  app.add_option("--explain", options->explain,
+                 "Print the documentation of a rule, or a category's summary and rules")
+      ->type_name("RULE|CATEGORY");
+  app.add_flag("--show-settings", options->show_settings,
+               "Print the configuration file and the settings (rules, severities, fail-on, XLA "
+               "version, backend, rule options) the first PATH would be linted with, and exit");
   app.add_flag("--show-files", options->show_files,
                "Print the files that would be linted, one per line, and exit");
   app.add_flag("--allow-empty", options->allow_empty,
@@ -193,15 +259,15 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
   } catch (const CLI::CallForVersion& e) {
     std::cout << e.what() << "\n";
     return 0;
+  } catch (const CLI::ExtrasError& e) {
+    return UsageError(UnknownOptionMessage(app, app.remaining(), e.what()));
+  } catch (const CLI::ArgumentMismatch& e) {
+    return UsageError(MissingValueMessage(e.what()));
   } catch (const CLI::ParseError& e) {
-    std::cerr << "hlolint: error: " << e.what() << "\nRun 'hlolint --help' for usage.\n";
-    return 2;
+    return UsageError(e.what());
   }
 
-  auto usage_error = [](const std::string& message) {
-    std::cerr << "hlolint: error: " << message << "\nRun 'hlolint --help' for usage.\n";
-    return 2;
-  };
+  auto usage_error = UsageError;
   if (!format.empty()) {
     if (!FormatFromName(format)) {
       return usage_error(StrCat("unknown format '", format, "' (expected one of ", formats, ")"));
@@ -225,7 +291,19 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
     return usage_error(StrCat("--color must be auto, always or never, not '", color, "'"));
   }
   options->color = mode->second;
-  if (options->jobs < 0) return usage_error("--jobs must be at least 1");
+  if (jobs_option->count() > 0) {
+    const std::optional<int> threads = ParseJobs(jobs);
+    if (!threads) {
+      return usage_error(
+          StrCat("--jobs expects a number of threads (0 for one per core), not '", jobs, "'"));
+    }
+    options->jobs = *threads;
+  }
+  if (options->list_rules && options->format && !ListRulesSupports(*options->format)) {
+    return usage_error(StrCat("--list-rules prints a table (--format full or concise) or JSON "
+                              "(--format json), not --format ",
+                              *options->format));
+  }
   if (!options->config.empty() && options->no_config) {
     return usage_error("--config and --no-config contradict each other");
   }

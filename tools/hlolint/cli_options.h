@@ -49,6 +49,7 @@ struct CliOptions {
   std::string explain;
   bool show_files = false;
   bool allow_empty = false;  // no HLO file among the inputs is not an error
+  bool show_settings = false;
   // Dump directories (docs/dump-directories.md).
   bool every_dump = false;
   bool no_sequence = false;

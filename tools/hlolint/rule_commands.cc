@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "api/convert.h"
 #include "engine/selection.h"
@@ -49,13 +50,46 @@ std::string ListRules(bool json) {
   return out;
 }
 
+namespace {
+
+std::optional<RuleCategory> CategoryNamed(std::string_view name) {
+  for (RuleCategory category : kRuleCategories) {
+    if (CategoryName(category) == name) return category;
+  }
+  return std::nullopt;
+}
+
+// The category's summary and its rules, each with its summary.
+std::string ExplainCategory(RuleCategory category) {
+  std::vector<const Rule*> rules;
+  size_t width = 0;
+  for (const Rule* rule : AllRules()) {
+    if (rule->info().category != category) continue;
+    rules.push_back(rule);
+    width = std::max(width, rule->info().id.size());
+  }
+  std::string out = StrCat(CategoryName(category), ": ", CategorySummary(category), ".\n\n");
+  out += StrCat(rules.size(), rules.size() == 1 ? " rule:\n" : " rules:\n");
+  for (const Rule* rule : rules) {
+    out += fmt::format("  {:<{}}  {}\n", rule->info().id, width, rule->info().summary);
+  }
+  out += "\nRun 'hlolint --explain RULE' for a rule's documentation.\n";
+  return out;
+}
+
+}  // namespace
+
 int Explain(const std::string& id) {
+  if (const std::optional<RuleCategory> category = CategoryNamed(id)) {
+    return WriteStdout(ExplainCategory(*category)) ? 0 : 2;
+  }
   const Rule* rule = FindRule(id);
   if (rule == nullptr) {
-    std::vector<std::string_view> ids;
-    for (const Rule* r : AllRules()) ids.push_back(r->info().id);
-    std::string message = StrCat("hlolint: error: unknown rule '", id, "'");
-    const std::string suggestion = ClosestMatch(id, ids);
+    std::vector<std::string_view> names;
+    for (const Rule* r : AllRules()) names.push_back(r->info().id);
+    for (RuleCategory category : kRuleCategories) names.push_back(CategoryName(category));
+    std::string message = StrCat("hlolint: error: unknown rule or category '", id, "'");
+    const std::string suggestion = ClosestMatch(id, names);
     if (!suggestion.empty()) message += StrCat(" (did you mean '", suggestion, "'?)");
     std::cerr << message << "\nRun 'hlolint --list-rules' for the list of rules.\n";
     return 2;

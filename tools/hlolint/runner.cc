@@ -23,6 +23,7 @@
 #include "exit_status.h"
 #include "inputs.h"
 #include "lint_jobs.h"
+#include "show_settings.h"
 #include "memory/allocator.h"
 #include "output.h"
 #include "report/dump_summary.h"
@@ -132,6 +133,7 @@ int Run(const CliOptions& options) {
 
   RuleSettings cli;
   if (!ReadCliRuleSettings(options, &cli)) return kExitError;
+  if (options.show_settings) return ShowSettings(options, cli);
   if (options.dump_summary && options.format && *options.format != "json" &&
       *options.format != "full" && *options.format != "concise") {
     PrintError(StrCat("--dump-summary prints text or, with --format json, JSON; not '",
@@ -193,9 +195,9 @@ int Run(const CliOptions& options) {
   std::shared_ptr<const Config> fixed;  // --config
   if (!options.config.empty()) {
     auto config = std::make_shared<Config>();
-    ConfigError error;
-    if (!LoadConfig(options.config, AllRules(), config.get(), &error)) {
-      std::cerr << error.ToString() << "\n";
+    std::vector<ConfigError> errors;
+    if (!LoadConfig(options.config, AllRules(), config.get(), &errors)) {
+      std::cerr << ConfigErrorsToString(errors);
       return kExitError;
     }
     fixed = std::move(config);
@@ -225,11 +227,11 @@ int Run(const CliOptions& options) {
     }
     std::shared_ptr<const Config> config = fixed;
     if (!fixed && !options.no_config) {
-      ConfigError error;
+      std::vector<ConfigError> errors;
       bool failed = false;
-      config = finder.ForInput(location, &error, &failed);
+      config = finder.ForInput(location, &errors, &failed);
       if (failed) {
-        std::cerr << error.ToString() << "\n";
+        std::cerr << ConfigErrorsToString(errors);
         return kExitError;
       }
     }

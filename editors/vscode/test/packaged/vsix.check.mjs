@@ -21,18 +21,28 @@ const extensionDir = join(work, 'vsix', 'extension');
 
 test('the .vsix holds the extension and its runtime dependencies, nothing else', () => {
   assert.deepEqual(readdirSync(extensionDir).sort(), [
-    'LICENSE.txt', 'language-configuration.json', 'node_modules', 'out', 'package.json', 'readme.md', 'syntaxes',
+    'LICENSE.txt', 'language-configuration.json', 'node_modules', 'out', 'package.json', 'readme.md', 'schemas',
+    'syntaxes',
   ]);
   assert.deepEqual(readdirSync(join(extensionDir, 'out')).sort(), [
     'extension.js', 'server-controller.js', 'server-executable.js',
   ]);
   assert.deepEqual(readdirSync(join(extensionDir, 'syntaxes')), ['hlo.tmLanguage.json']);
+  assert.deepEqual(readdirSync(join(extensionDir, 'schemas')), ['hlolint-config.schema.json']);
   assert.deepEqual(readdirSync(join(extensionDir, 'node_modules')).sort(), [
     'balanced-match', 'brace-expansion', 'minimatch', 'semver', 'vscode-jsonrpc', 'vscode-languageclient',
     'vscode-languageserver-protocol', 'vscode-languageserver-textdocument', 'vscode-languageserver-types',
   ]);
   const files = readdirSync(join(extensionDir, 'node_modules'), { recursive: true });
   assert.deepEqual(files.filter((f) => /(^|\/)(esm|browser)(\/|$)|\.ts$|\.map$|README\.md$/.test(f)), []);
+});
+
+test('.hlolint.json is validated with the schema in docs/', () => {
+  const manifest = JSON.parse(readFileSync(join(extensionDir, 'package.json'), 'utf8'));
+  assert.deepEqual(manifest.contributes.jsonValidation,
+                   [{ fileMatch: '.hlolint.json', url: './schemas/hlolint-config.schema.json' }]);
+  assert.equal(readFileSync(join(extensionDir, 'schemas', 'hlolint-config.schema.json'), 'utf8'),
+               readFileSync(join('..', '..', 'docs', 'hlolint-config.schema.json'), 'utf8'));
 });
 
 // A server that logs its arguments, what it is sent and its exit status
