@@ -245,14 +245,15 @@ std::string Zsh(const std::vector<OptionDoc>& options) {
     for (const std::string& name : option.names) {
       names.push_back(!takes_value ? name : name.starts_with("--") ? name + "=" : name + "+");
     }
-    std::string spec;
-    if (option.repeatable) {
-      spec = "'*'";
-    } else if (option.names.size() > 1) {
-      spec = StrCat("'(", StrJoin(option.names, " "), ")'");
-    }
-    spec += names.size() > 1 ? StrCat("{", StrJoin(names, ","), "}") : names[0];
-    spec += StrCat("'[", ZshHelp(option.help), "]");
+    // 'NAME[help]...' or, for several names, '(NAMES)'{NAME,NAME}'[help]...';
+    // a leading * repeats instead of excluding the other names.
+    const std::string exclusion = option.repeatable           ? "*"
+                                  : option.names.size() > 1 ? StrCat("(", StrJoin(option.names, " "), ")")
+                                                            : "";
+    std::string spec = names.size() > 1
+                           ? StrCat("'", exclusion, "'{", StrJoin(names, ","), "}'")
+                           : StrCat("'", exclusion, names[0]);
+    spec += StrCat("[", ZshHelp(option.help), "]");
     if (takes_value) {
       spec += StrCat(":", option.value_name, ":");
       switch (option.kind) {
