@@ -254,6 +254,44 @@ class Package(unittest.TestCase):
                 self.assertIn(f" ./usr/{path}\n", contents)
 
 
+class PreCommit(unittest.TestCase):
+    """.pre-commit-hooks.yaml: which staged files the hook passes, and its
+    command (pre-commit matches `files` and `exclude` with Python's
+    re.search on paths relative to the repository)."""
+
+    def hook(self):
+        with open(os.path.join(SOURCE, ".pre-commit-hooks.yaml"), encoding="utf-8") as f:
+            return dict(re.findall(r"^  ([a-z_]+): (.*)$", f.read(), re.M))
+
+    def test_files(self):
+        hook = self.hook()
+        def passed(path):
+            return bool(re.search(hook["files"], path)) and not re.search(hook["exclude"], path)
+        for path in ["a.hlo", "models/b.hlo", "module_0001.jit_f.before_optimizations.txt",
+                     "dumps/module_0042.jit_f.0007.gpu.after_fusion.before_copy.txt",
+                     "dumps/1700000000.module_0042.jit_f.sm_9.0_gpu_after_optimizations.txt"]:
+            self.assertTrue(passed(path), path)
+        for path in ["CMakeLists.txt", "requirements.txt", "notes/module_12.txt", "a.hlo.bak",
+                     "dumps/module_0042.jit_f.thunk_sequence.txt",
+                     "dumps/module_0042.jit_f.sm_9.0_gpu_after_optimizations-buffer-assignment.txt",
+                     "dumps/module_0042.jit_f.sm_9.0_gpu_after_optimizations-memory-usage-report.txt",
+                     "dumps/module_0042.jit_f.cpu_after_optimizations-live-range.txt",
+                     "dumps/module_0042.jit_f.ir-no-opt.ll"]:
+            self.assertFalse(passed(path), path)
+
+    def test_entry_runs(self):
+        hook = self.hook()
+        self.assertEqual((hook["entry"], hook["language"], hook["args"]),
+                         ("hlolint", "system", "[--format, concise]"))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.hlo")
+            with open(path, "w") as f:
+                f.write("HloModule m\n\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n  x\n}\n")
+            p = run([HLOLINT, "--format", "concise", path])
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertRegex(p.stdout, rf"^{re.escape(path)}:\d+:\d+: error: .* \[parse-error\]$")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", required=True)
