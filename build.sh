@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # hlolint developer entry point.
-#   ./build.sh run    install missing Debian packages, build, lint examples/
+#   ./build.sh run    install missing Debian packages, build hlolint, lint examples/
 #   ./build.sh test   install missing Debian packages, build, run every test
-# `run` builds the profile-guided binary (cmake/Pgo.cmake: a first,
-# instrumented build lints generated HLO; a longer build for faster lints,
-# docs/performance.md); HLOLINT_PGO=0 ./build.sh run skips that. `test` keeps whatever
-# build/ was configured with (a fresh build/: no profile, the quicker build).
+# `run` builds only the hlolint binary (and its man page and completions, for
+# `cmake --install build`), printing one line unless the build fails.
+# HLOLINT_PGO=1 ./build.sh run builds it profile-guided instead
+# (cmake/Pgo.cmake: an instrumented build lints generated HLO first; several
+# minutes longer, for faster lints, docs/performance.md). `test` keeps
+# whatever build/ was configured with.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -31,10 +33,30 @@ build() {
   cmake --build build -j "$JOBS"
 }
 
+# Builds the targets `run` needs, its output in build/run-build.log, shown
+# only if the build fails.
+build_quietly() {
+  local log=build/run-build.log start=$SECONDS
+  mkdir -p build
+  printf 'Building build/tools/hlolint/hlolint... '
+  if ! { cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" &&
+         cmake --build build -j "$JOBS" --target hlolint hlolint_generated; } >"$log" 2>&1; then
+    echo "failed:"
+    cat "$log"
+    echo "build failed (log: $log)" >&2
+    exit 1
+  fi
+  echo "done in $((SECONDS - start)) s (log: $log)."
+}
+
 case "${1:-}" in
   run)
     install_missing
-    if [ "${HLOLINT_PGO:-1}" = 0 ]; then build -DHLOLINT_PGO=OFF; else build -DHLOLINT_PGO=ON; fi
+    if [ "${HLOLINT_PGO:-0}" = 1 ]; then
+      build_quietly -DHLOLINT_PGO=ON
+    else
+      build_quietly -DHLOLINT_PGO=OFF
+    fi
     status=0
     build/tools/hlolint/hlolint examples/ || status=$?
     echo "(hlolint exited with status $status: 0 clean, 1 findings, 2 usage or I/O error)"

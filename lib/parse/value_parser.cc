@@ -235,7 +235,7 @@ bool ValueParser::ParseInt64List(TokKind start, TokKind end, TokKind delim,
   Lex(kIntListSkipMask);
   if (kind() != end) {
     while (true) {
-      int64_t value;
+      int64_t value = 0;
       if (!ParseInt64(&value)) return false;
       out->push_back(value);
       if (kind() != delim) break;

@@ -244,7 +244,7 @@ bool CollectiveChecker::CheckAllGatherLike(InstrId id, VerifyFinding* f) {
   const std::string check = scatter ? "ShapeVerifier::HandleReduceScatter"
                             : start ? "ShapeVerifier::HandleAllGatherStart"
                                     : "ShapeVerifier::HandleAllGather";
-  CollectiveGroupMode mode;
+  CollectiveGroupMode mode{};
   if (!GroupMode(id, true, &mode, f)) return false;
   LoadGroups(id);
   if (!CheckReplicaGroups(id, mode, true, f)) return false;
@@ -339,7 +339,7 @@ bool CollectiveChecker::CheckAllReduce(InstrId id, VerifyFinding* f) {
                   "All reduce channel id must be greater than 0", f, AttrName::kChannelId);
     }
   }
-  CollectiveGroupMode mode;
+  CollectiveGroupMode mode{};
   if (!GroupMode(id, true, &mode, f)) return false;
   LoadGroups(id);
   if (!CheckReplicaGroups(id, mode, false, f)) return false;
@@ -349,7 +349,7 @@ bool CollectiveChecker::CheckAllReduce(InstrId id, VerifyFinding* f) {
 
 bool CollectiveChecker::CheckAllToAll(InstrId id, VerifyFinding* f) {
   constexpr std::string_view kCheck = "ShapeVerifier::HandleAllToAll";
-  CollectiveGroupMode mode;
+  CollectiveGroupMode mode{};
   if (!GroupMode(id, false, &mode, f)) return false;
   LoadGroups(id);
   if (!CheckReplicaGroups(id, mode, true, f)) return false;
@@ -376,7 +376,7 @@ bool CollectiveChecker::CheckAllToAll(InstrId id, VerifyFinding* f) {
 
 bool CollectiveChecker::CheckRaggedAllToAll(InstrId id, VerifyFinding* f) {
   constexpr std::string_view kCheck = "ShapeVerifier::HandleRaggedAllToAll";
-  CollectiveGroupMode mode;
+  CollectiveGroupMode mode{};
   if (!GroupMode(id, false, &mode, f)) return false;
   LoadGroups(id);
   if (!CheckReplicaGroups(id, mode, true, f)) return false;
@@ -403,7 +403,7 @@ bool CollectiveChecker::CheckCollectivePermute(InstrId id, VerifyFinding* f) {
   const bool start = m_.opcode(id) == Opcode::kCollectivePermuteStart;
   const std::string check = start ? "ShapeVerifier::HandleCollectivePermuteStart"
                                   : "ShapeVerifier::HandleCollectivePermute";
-  CollectiveGroupMode mode;
+  CollectiveGroupMode mode{};
   if (!GroupMode(id, false, &mode, f)) return false;
   const bool in_place = m_.FindAttribute(id, AttrName::kSliceSizes) != nullptr;
   const size_t n = operands_.size();

@@ -212,7 +212,7 @@ class ExitStatus(TempDirTest):
         self.assertIn("--fail-on", p.stdout)
         p = run(["--version"])
         self.assertEqual(p.returncode, 0)
-        self.assertRegex(p.stdout, r"^hlolint \d+\.\d+\.\d+\n$")
+        self.assertRegex(p.stdout, r"^hlolint \d+\.\d+\.\d+ \((git [0-9a-f]{7,}(-dirty)?|no git)\)\n$")
 
 
 class Selection(TempDirTest):

@@ -9,6 +9,8 @@
 
 #include "CLI/CLI.hpp"
 #include "engine/selection.h"
+#include "build_info.h"
+#include "cli_generate.h"
 #include "report/report.h"
 #include "util/strings.h"
 
@@ -128,7 +130,7 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
                "Exit status: 0 nothing at or above --fail-on, 1 findings at or above it, "
                "2 usage, configuration, I/O or internal error.",
                "hlolint"};
-  app.set_version_flag("--version", StrCat("hlolint ", HLOLINT_VERSION));
+  app.set_version_flag("--version", VersionLine());
   app.add_option("paths", options->paths,
                  "HLO files, directories (searched for *.hlo and *.txt), or - for stdin")
       ->type_name("PATH");
@@ -251,6 +253,10 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
                "Print a map of XLA dumps: modules, their pass sequences and finding counts per "
                "pass (text, or JSON with --format json)");
 
+  // Hidden: the man page and completions the build installs (cli_generate.h).
+  std::string generate;
+  app.add_option("--generate", generate)->group("");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -268,6 +274,12 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
   }
 
   auto usage_error = UsageError;
+  if (!generate.empty()) {
+    std::optional<std::string> text = Generate(app, generate);
+    if (!text) return usage_error(StrCat("--generate: expected ", kGeneratedKinds));
+    std::cout << *text;
+    return 0;
+  }
   if (!format.empty()) {
     if (!FormatFromName(format)) {
       return usage_error(StrCat("unknown format '", format, "' (expected one of ", formats, ")"));
