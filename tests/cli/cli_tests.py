@@ -1004,7 +1004,9 @@ class Schemas(unittest.TestCase):
         file_error = dict(schema["definitions"]["file_error"], definitions=schema["definitions"])
         lines = [json.loads(line) for line in run(["--format", "json-lines"] + args).stdout.splitlines()]
         errors = [line for line in lines if "rule" not in line]
-        self.assertEqual(errors, [{"file": "/nonexistent/x.hlo", "error": "No such file or directory"}])
+        self.assertEqual(errors, [
+            {"file": "/proc/self/mem", "error": "cannot read '/proc/self/mem': Input/output error"},
+            {"file": "/nonexistent/x.hlo", "error": "No such file or directory"}])
         for line in errors:
             self.jsonschema.validate(line, file_error, cls=self.jsonschema.Draft7Validator)
 

@@ -49,9 +49,9 @@ void DescribeValue(OptionDoc& doc) {
     doc.kind = ValueKind::kRuleList;
     doc.values = RuleIds(true);
     doc.values.push_back("ALL");
-  } else if (name == "RULE") {
+  } else if (name == "RULE" || name == "RULE|CATEGORY") {
     doc.kind = ValueKind::kRule;
-    doc.values = RuleIds(false);
+    doc.values = RuleIds(name != "RULE");
   } else if (name == "FORMAT") {
     doc.kind = ValueKind::kChoice;
     for (std::string_view format : FormatNames()) doc.values.emplace_back(format);
