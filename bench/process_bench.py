@@ -168,7 +168,8 @@ def report(rows, large_row_of, machine):
     print()
     print(f"# {machine}")
     print("| section | input | MB | tool | wall ms (median, best) | MB/s (median wall) | "
-          "CPU ms (median) | ns/byte (median wall) | × wc -l | × large | peak RSS MiB | minor faults per process |")
+          "CPU ms (median) | MB/s (CPU) | × wc -l wall (CPU) | × large wall (CPU) | peak RSS MiB | "
+          "minor faults per process |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     wc_of = {(r.section, r.label): r for r in rows if r.tool == "wc -l"}
     for r in rows:
@@ -179,16 +180,21 @@ def report(rows, large_row_of, machine):
                   f"{fmt_ms(cpu / n)} | – | | | {r.rss_text()} | {r.median(2):,.0f} |")
             continue
         mb = r.bytes / 1e6
-        mbs = f"{mb / wall:,.0f}" if mb >= 0.01 else "–"
-        nsb = f"{wall * 1e9 / r.bytes:.2f}" if r.bytes else "–"
+        mbs = f"{mb / wall:,.0f}"
+        mbs_cpu = f"{mb / cpu:,.0f}" if cpu > 0 else "–"
         wc = wc_of.get((r.section, r.label))
-        vs_wc = f"{wall / wc.median(0):.2f}×" if wc is not None and r.tool != "wc -l" else ""
+        vs_wc = ""
+        if wc is not None and r.tool != "wc -l":
+            vs_wc = f"{wall / wc.median(0):.2f}× ({cpu / wc.median(1):.2f}×)"
         large = large_row_of.get(r.tool)
         vs_large = ""
         if large is not None and large is not r and r.bytes and r.section == "per file":
-            vs_large = f"{(wall / r.bytes) / (large.median(0) / large.bytes):.2f}×"
+            per_byte, large_per_byte = wall / r.bytes, large.median(0) / large.bytes
+            cpu_per_byte, large_cpu_per_byte = cpu / r.bytes, large.median(1) / large.bytes
+            vs_large = (f"{per_byte / large_per_byte:.2f}× "
+                        f"({cpu_per_byte / large_cpu_per_byte:.2f}×)")
         print(f"| {r.section} | {r.label} | {mb:,.1f} | {r.tool} | {fmt_ms(wall)} ({fmt_ms(best)}) | "
-              f"{mbs} | {fmt_ms(cpu)} | {nsb} | {vs_wc} | {vs_large} | "
+              f"{mbs} | {fmt_ms(cpu)} | {mbs_cpu} | {vs_wc} | {vs_large} | "
               f"{r.rss_text()} | {r.median(2):,.0f} |")
 
 
