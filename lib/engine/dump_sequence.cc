@@ -189,6 +189,12 @@ class SequenceTracker {
       }
     }
     stats.findings = static_cast<uint32_t>(tracks_.size());
+    // next_complete[p]: the first dump at or after position p that was read
+    // and parsed (n if none), where a finding missing from it was fixed.
+    std::vector<size_t> next_complete(n + 1, n);
+    for (size_t pos = n; pos-- > 0;) {
+      next_complete[pos] = stats.files[pos].incomplete ? next_complete[pos + 1] : pos;
+    }
     for (FindingTrack& track : tracks_) {
       FindingTrack* t = &track;
       auto history = std::make_shared<DumpHistory>();
@@ -208,13 +214,11 @@ class SequenceTracker {
       }
       ++stats.files[t->first_pos].introduced;
       ++stats.files[t->first_pos].introduced_by_rule[t->rule];
-      for (size_t pos = t->last_pos + 1; pos < n; ++pos) {
-        if (stats.files[pos].incomplete) continue;
+      if (const size_t pos = next_complete[t->last_pos + 1]; pos < n) {
         history->fixed_after = Point(pos);
         ++stats.files[pos].fixed;
         ++stats.files[pos].fixed_by_rule[t->rule];
         ++stats.fixed;
-        break;
       }
       t->history = std::move(history);
     }
@@ -378,23 +382,35 @@ DumpPlan PlanDumps(const std::vector<std::string>& paths, bool sequences) {
     // XLA drops the module name from names over 255 characters, so a
     // nameless dump belongs with the named ones; two different names under
     // one id (two processes dumping into one directory) are two modules.
-    std::vector<std::string_view> names;
+    // One pass over the bucket, however many names it holds.
+    std::vector<std::string_view> names;  // in order of first appearance
+    std::vector<std::vector<size_t>> files_named;  // per name
+    std::vector<size_t> nameless;
+    absl::flat_hash_map<std::string_view, size_t, StringViewHash> name_index;
     for (size_t i : bucket) {
       const std::string& name = plan.contexts[i]->module_name;
-      if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) {
+      if (name.empty()) {
+        nameless.push_back(i);
+        continue;
+      }
+      auto [it, inserted] = name_index.try_emplace(name, names.size());
+      if (inserted) {
         names.push_back(name);
+        files_named.emplace_back();
       }
+      files_named[it->second].push_back(i);
     }
-    std::vector<std::string_view> group_names = names;
-    if (names.size() > 1) group_names.push_back("");  // the nameless ones, apart
-    if (group_names.empty()) group_names.push_back("");
-    for (std::string_view name : group_names) {
+    if (names.size() <= 1) {  // one module: its nameless dumps with it
+      names.resize(1);
+      files_named.assign(1, bucket);
+    } else {
+      names.push_back("");  // the nameless ones, apart
+      files_named.push_back(std::move(nameless));
+    }
+    for (size_t n = 0; n < names.size(); ++n) {
+      const std::string_view name = names[n];
       DumpGroup group;
-      for (size_t i : bucket) {
-        const std::string& own = plan.contexts[i]->module_name;
-        const bool member = names.size() <= 1 ? true : own == name;
-        if (member) group.files.push_back(i);
-      }
+      group.files = std::move(files_named[n]);
       if (group.files.empty()) continue;
       const DumpContext& first = *plan.contexts[group.files.front()];
       group.directory = std::string(Directory(paths[group.files.front()]));
@@ -412,12 +428,13 @@ DumpPlan PlanDumps(const std::vector<std::string>& paths, bool sequences) {
   }
   // Groups in order of their first path.
   std::vector<size_t> order(plan.groups.size());
-  for (size_t g = 0; g < order.size(); ++g) order[g] = g;
-  auto first_path = [&](size_t g) {
-    return *std::min_element(plan.groups[g].files.begin(), plan.groups[g].files.end());
-  };
+  std::vector<size_t> first_path(plan.groups.size());
+  for (size_t g = 0; g < order.size(); ++g) {
+    order[g] = g;
+    first_path[g] = *std::min_element(plan.groups[g].files.begin(), plan.groups[g].files.end());
+  }
   std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return first_path(a) < first_path(b); });
+                   [&](size_t a, size_t b) { return first_path[a] < first_path[b]; });
   std::vector<DumpGroup> sorted;
   sorted.reserve(order.size());
   std::vector<int32_t> renumber(order.size());

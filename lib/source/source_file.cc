@@ -28,6 +28,9 @@ namespace {
 // this boundary maps each with one entry.
 constexpr uintptr_t kHugePageBytes = uintptr_t{2} << 20;
 
+// A file shorter than a page has no whole page to map: it is read.
+constexpr uint64_t kMinMappedBytes = 4096;
+
 absl::Status ErrnoError(const std::string& what, const std::string& path) {
   return absl::Status(absl::StatusCode::kUnavailable,
                       absl::StrCat("cannot ", what, " '", path, "': ", std::strerror(errno)));
@@ -97,10 +100,9 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
     if (size == 0) return ReadStream(fd, path, std::move(file->path_));
     const bool into_buffer = buffer != nullptr && buffer->Takes(size);
     if (buffer != nullptr) buffer->NoteFile();
-    if (into_buffer || (buffer == nullptr && size <= ReadBuffer::kMaxBytes)) {
-      // Small: into the worker's buffer, or a block of the file's own.
+    if (into_buffer || size < kMinMappedBytes) {
       char* data;
-      if (buffer != nullptr) {
+      if (into_buffer) {
         data = buffer->Reserve(size);
       } else {
         file->owned_.reset(new char[size + kSentinelBytes]);
@@ -124,8 +126,8 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
   return ReadStream(fd, path, std::move(file->path_));
 }
 
-// A large file is mapped from the page cache with its page tables filled in
-// one call: no byte is copied and no fresh memory is taken. Fresh memory is
+// A file no reused buffer takes is mapped from the page cache with its page
+// tables filled in one call: no byte is copied and no fresh memory is taken. Fresh memory is
 // what costs most on virtual machines whose host takes back the pages the
 // guest frees, far more than mapping the same text (docs/performance.md).
 // The text starts on a 2 MB boundary and the mapping asks for

@@ -33,17 +33,16 @@ inline constexpr size_t kSentinelBytes = 64;
 // thread (see SourceFile::Open). Holds the largest file read so far.
 class ReadBuffer {
  public:
-  // Files up to this size are read into the buffer; larger ones are mapped.
-  static constexpr uint64_t kMaxBytes = uint64_t{8} << 20;
-  // From its second file on, the buffer also takes files up to this size:
+  // From its second file on, the buffer takes files up to this size:
   // where the page cache holds a file in 4 KB folios (written in small
   // pieces, or a file system or kernel without large folios), mapping it
   // costs a fault and a TLB entry per 4 KB, while memory this thread reuses
   // costs neither, and a dump directory holds the same module after pass
   // after pass (docs/performance.md, "Read once"). A first file, the only
-  // one of most runs, is mapped: fresh memory to read it into would cost
-  // more. Larger files are mapped: their text is released behind the
-  // parser, which keeps the peak near the file's size.
+  // one of most runs, is mapped whatever its size: fresh memory to read it
+  // into costs a fault per 4 KB, far more than mapping the page cache.
+  // Larger files are mapped: their text is released behind the parser,
+  // which keeps the peak near the file's size.
   static constexpr uint64_t kMaxReusedBytes = uint64_t{256} << 20;
 
   explicit ReadBuffer(uint64_t max_reused_bytes = kMaxReusedBytes)
@@ -51,7 +50,7 @@ class ReadBuffer {
 
   // Whether a file of `bytes` is read into this buffer (see above).
   bool Takes(uint64_t bytes) const {
-    return bytes <= kMaxBytes || (bytes <= max_reused_bytes_ && files_ > 0);
+    return files_ > 0 && bytes <= max_reused_bytes_;
   }
   // Counts a file opened while this buffer served (read into it or not).
   void NoteFile() { ++files_; }

@@ -91,12 +91,18 @@ TEST_CASE("dump sequences: a name XLA dropped (too long) joins its module, and t
       "module_0004.jit_a.0000.p.after_x.before_y.txt",
       "module_0004.jit_b.0000.p.after_x.before_y.txt",
       "module_0004.jit_a.0001.p.after_y.before_z.txt",
+      "module_0004.0002.a very long pipeline name.after_z.before_w.txt",
+      "module_0004.jit_b.0003.p.after_w.before_v.txt",
   };
   plan = PlanDumps(two_names);
-  REQUIRE(plan.groups.size() == 2);
+  REQUIRE(plan.groups.size() == 3);
   CHECK(plan.groups[0].module_name == "jit_a");
   CHECK(plan.groups[0].files == std::vector<size_t>{0, 2});
   CHECK(plan.groups[1].module_name == "jit_b");
+  CHECK(plan.groups[1].files == std::vector<size_t>{1, 4});
+  // With two names, a nameless dump cannot be told to belong to either.
+  CHECK(plan.groups[2].module_name == "");
+  CHECK(plan.groups[2].files == std::vector<size_t>{3});
 }
 
 TEST_CASE("dump sequences: the next pass, only across consecutive steps") {
@@ -308,6 +314,8 @@ TEST_CASE("dump sequences: a dump that does not parse fixes nothing, parse-error
   CHECK_FALSE(stats[0].files[2].incomplete);
   REQUIRE(results[0].diagnostics[0].history->fixed_after);
   CHECK(results[0].diagnostics[0].history->fixed_after->file == paths[2]);
+  CHECK(stats[0].files[2].fixed == 1);
+  CHECK(stats[0].fixed == 1);
 }
 
 TEST_CASE("dump sequences: descriptions of dumps") {

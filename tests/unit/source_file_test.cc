@@ -100,7 +100,10 @@ TEST_CASE("Positions agree with every line start, asked in any order, across the
   CHECK(SourceFile::FromString("nl.hlo", "\n")->LineCount() == 2);
 }
 
-TEST_CASE("SourceFile reads small files into a reused buffer") {
+// Whether `address` lies in a mapping of a file, not anonymous memory.
+bool InFileMapping(const void* address) { return !MappedPathAt(address).empty(); }
+
+TEST_CASE("SourceFile maps a worker's first file and reads later ones into a reused buffer") {
   const fs::path dir = TestDir();
   const std::string big = std::string(5000, 'x') + "\nsecond line\r\nthird";
   const std::string small = "ab\ncd";
@@ -118,6 +121,13 @@ TEST_CASE("SourceFile reads small files into a reused buffer") {
     CHECK((*file)->Line(2) == "second line");
     CHECK((*file)->Locate(5001).line == 2);
     CHECK((*file)->LineCount() == 3);
+    CHECK(InFileMapping((*file)->data()));
+  }
+  {
+    auto file = SourceFile::Open(big_path.string(), "big.hlo", &buffer);
+    REQUIRE(file.ok());
+    CheckText(**file, big);
+    CHECK_FALSE(InFileMapping((*file)->data()));
     first_data = (*file)->data();
   }
   {
@@ -140,29 +150,25 @@ TEST_CASE("SourceFile reads small files into a reused buffer") {
   fs::remove_all(dir);
 }
 
-// Whether `address` lies in a mapping of a file, not anonymous memory.
-bool InFileMapping(const void* address) { return !MappedPathAt(address).empty(); }
-
-// A worker's first large file is mapped; from its second file on, files up
-// to the buffer's reuse limit (ReadBuffer::kMaxReusedBytes unless given;
-// a smaller one here) are read into the buffer it reuses; larger ones are
-// always mapped.
-TEST_CASE("SourceFile maps a worker's first large file and reads later ones into its buffer") {
+// A worker's first file is mapped whatever its size; from its second file
+// on, files up to the buffer's reuse limit (ReadBuffer::kMaxReusedBytes
+// unless given; a smaller one here) are read into the buffer it reuses;
+// larger ones are always mapped.
+TEST_CASE("SourceFile maps a worker's first file of any size and reads later ones into its buffer") {
   const fs::path dir = TestDir();
   const std::string line = "%instruction = f32[8]{0} parameter(0)\n";
   std::string mid;
-  while (mid.size() <= ReadBuffer::kMaxBytes) mid += line;
-  constexpr uint64_t kReuseLimit = 3 * ReadBuffer::kMaxBytes;
+  while (mid.size() <= (uint64_t{1} << 20)) mid += line;
+  const uint64_t kReuseLimit = 3 * mid.size();
   std::string huge;
   while (huge.size() <= kReuseLimit) huge += mid;
   const fs::path mid_path = Write(dir / "mid.hlo", mid);
   const fs::path huge_path = Write(dir / "huge.hlo", huge);
   huge.clear();
 
-  CHECK(ReadBuffer().Takes(ReadBuffer::kMaxBytes));
+  CHECK_FALSE(ReadBuffer().Takes(1));
   ReadBuffer buffer(kReuseLimit);
-  CHECK(buffer.Takes(ReadBuffer::kMaxBytes));
-  CHECK_FALSE(buffer.Takes(ReadBuffer::kMaxBytes + 1));
+  CHECK_FALSE(buffer.Takes(mid.size()));
   {
     auto file = SourceFile::Open(mid_path.string(), "mid.hlo", &buffer);
     REQUIRE(file.ok());
