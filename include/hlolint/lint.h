@@ -84,6 +84,7 @@ struct Diagnostic {
   Severity severity = Severity::kError;
   std::string message;
   Location location;
+  std::string label;  // what the primary span is, shown under it; may be empty
   // Where it is in the IR: empty when not at an instruction.
   std::string module;
   std::string computation;

@@ -67,6 +67,7 @@ api::Diagnostic ToApi(const Diagnostic& diagnostic, const std::string& path) {
     if (note.span) converted.location = LocationOf(path, *note.span, note.resolved);
   }
   out.fix = diagnostic.fix;
+  out.label = diagnostic.label;
   if (diagnostic.replacement) {
     const Replacement& r = *diagnostic.replacement;
     out.edit = api::TextEdit{LocationOf(path, r.span, r.resolved), r.text};

@@ -34,7 +34,15 @@ void ReportParseFailure(const ParsedModule& parsed, const LintOptions& options,
   if (rule == nullptr) return;
   RuleContext ctx(*rule, parsed.name, out);
   const uint32_t at = parsed.error->offset;
-  DiagnosticBuilder diagnostic = ctx.ReportAt({at, at}, parsed.error->message);
+  // XLA's "unexpected attribute" message ends with the list of every
+  // attribute allowed there: the list is evidence, not the headline.
+  constexpr std::string_view kAllowed = ". Allowed attributes: ";
+  const std::string& message = parsed.error->message;
+  const size_t list = message.find(kAllowed);
+  DiagnosticBuilder diagnostic = ctx.ReportAt({at, at}, message.substr(0, list));
+  if (list != std::string::npos) {
+    diagnostic.Note(StrCat("allowed attributes here: ", message.substr(list + kAllowed.size())));
+  }
   if (!parsed.fix.empty()) diagnostic.Fix(parsed.fix);
   if (parsed.error_note) {
     const uint32_t note_at = parsed.error_note->offset;

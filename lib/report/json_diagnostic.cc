@@ -14,6 +14,7 @@ nlohmann::ordered_json DiagnosticToJson(const FileResult& file, const Diagnostic
   j["column"] = d.resolved.column;
   j["end_line"] = d.resolved.end_line;
   j["end_column"] = d.resolved.end_column;
+  if (!d.label.empty()) j["label"] = d.label;
   j["module"] = d.module;
   j["computation"] = d.computation;
   j["instruction"] = d.instruction;

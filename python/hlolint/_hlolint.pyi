@@ -52,6 +52,7 @@ class Diagnostic:
     column: int
     end_line: int
     end_column: int
+    label: Optional[str]
     module: str
     computation: str
     instruction: str

@@ -54,6 +54,7 @@ nb::dict DiagnosticToDict(const api::Diagnostic& d) {
   out["severity"] = api::SeverityName(d.severity);
   out["message"] = d.message;
   PutSpan(out, d.location);
+  if (!d.label.empty()) out["label"] = d.label;
   out["module"] = d.module;
   out["computation"] = d.computation;
   out["instruction"] = d.instruction;
@@ -152,6 +153,10 @@ void BindDiagnostic(nb::module_& m) {
       .def_prop_ro("notes", [](nb::handle self) {
         return Views(nb::cast<const api::Diagnostic&>(self).notes, self);
       })
+      .def_prop_ro("label", [](const api::Diagnostic& d) -> std::optional<std::string> {
+        if (d.label.empty()) return std::nullopt;
+        return d.label;
+      }, "What the finding's own span is (the full format prints it under the caret), or None.")
       .def_prop_ro("fix", [](const api::Diagnostic& d) -> std::optional<std::string> {
         if (d.fix.empty()) return std::nullopt;
         return d.fix;
