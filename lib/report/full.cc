@@ -4,29 +4,13 @@
 #include <algorithm>
 
 #include "report/dump_history.h"
+#include "report/palette.h"
 #include "report/report.h"
 #include "report/text_escape.h"
 #include "util/strings.h"
 
 namespace hlolint {
 namespace {
-
-struct Palette {
-  std::string_view bold, reset, error, warning, note, caret, gutter;
-};
-
-constexpr Palette kPlain{"", "", "", "", "", "", ""};
-constexpr Palette kAnsi{"\x1b[1m",    "\x1b[0m",    "\x1b[1;31m", "\x1b[1;35m",
-                        "\x1b[1;36m", "\x1b[1;32m", "\x1b[1;34m"};
-
-std::string_view SeverityColor(const Palette& p, Severity severity) {
-  switch (severity) {
-    case Severity::kError: return p.error;
-    case Severity::kWarning: return p.warning;
-    case Severity::kNote: return p.note;
-  }
-  return p.error;
-}
 
 // The byte offset in `text` (UTF-8) of each character, and text.size() last.
 std::vector<size_t> CharacterOffsets(std::string_view text) {
@@ -130,7 +114,7 @@ std::string Shown(std::string_view text) {
 }  // namespace
 
 std::string RenderFull(const ReportInput& input) {
-  const Palette& p = input.color ? kAnsi : kPlain;
+  const Palette& p = input.color ? kAnsiPalette : kPlainPalette;
   std::string out;
   // The files of a dump sequence come together; a sequence with something
   // to show gets a heading before its first diagnostic.
