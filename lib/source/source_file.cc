@@ -126,10 +126,11 @@ absl::StatusOr<std::unique_ptr<SourceFile>> SourceFile::Open(const std::string& 
   return ReadStream(fd, path, std::move(file->path_));
 }
 
-// A file no reused buffer takes is mapped from the page cache with its page
-// tables filled in one call: no byte is copied and no fresh memory is taken. Fresh memory is
-// what costs most on virtual machines whose host takes back the pages the
-// guest frees, far more than mapping the same text (docs/performance.md).
+// A file no reused buffer takes is mapped from the page cache with its
+// page tables filled in one call: no byte is copied and no fresh memory is
+// taken. Fresh memory is what costs most on virtual machines whose host
+// takes back the pages the guest frees, far more than mapping the same
+// text (docs/performance.md).
 // The text starts on a 2 MB boundary and the mapping asks for
 // huge pages: where the page cache holds the file in 2 MB folios (a file
 // written in large writes, as XLA writes its dumps, or read in through such
