@@ -1,5 +1,6 @@
 """hlolint's Python API against the CLI: the same findings, the same JSON."""
 import gc
+import re
 import threading
 
 import pytest
@@ -163,7 +164,10 @@ def test_rules_and_explain_equal_the_cli(cli):
 
 
 def test_version_equals_the_cli(cli):
-    assert run_cli(cli, "--version").stdout.strip() == "hlolint " + hlolint.__version__
+    # The CLI adds the commit it was built from.
+    version = run_cli(cli, "--version").stdout.strip()
+    assert re.fullmatch(rf"hlolint {re.escape(hlolint.__version__)} \((git [0-9a-f]{{7,}}(-dirty)?|no git)\)",
+                        version), version
 
 
 def test_diagnostics_outlive_their_report(in_source):
