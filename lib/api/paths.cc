@@ -67,7 +67,7 @@ bool IsSkippedDirectoryName(const std::string& name) {
 class Walker {
  public:
   Walker(std::vector<std::string>* out, std::vector<std::string>* skipped,
-         std::vector<std::string>* errors)
+         std::vector<PathError>* errors)
       : out_(out), skipped_(skipped), errors_(errors) {}
 
   void Walk(const std::string& directory, int depth) {
@@ -76,19 +76,19 @@ class Walker {
     // A directory reached twice (e.g. through a bind mount) is scanned once.
     if (!visited_.insert({st.st_dev, st.st_ino}).second) return;
     if (depth > kMaxDepth) {
-      errors_->push_back(StrCat(directory, ": directories nested too deeply; not scanned"));
+      errors_->push_back({directory, "directories nested too deeply; not scanned"});
       return;
     }
     std::error_code ec;
     fs::directory_iterator it(directory, ec);
     if (ec) {
-      errors_->push_back(StrCat(directory, ": cannot read directory: ", ec.message()));
+      errors_->push_back({directory, StrCat("cannot read directory: ", ec.message())});
       return;
     }
     std::vector<std::string> names;
     for (; it != fs::directory_iterator(); it.increment(ec)) {
       if (ec) {
-        errors_->push_back(StrCat(directory, ": cannot read directory: ", ec.message()));
+        errors_->push_back({directory, StrCat("cannot read directory: ", ec.message())});
         break;
       }
       names.push_back(it->path().filename().string());
@@ -121,7 +121,7 @@ class Walker {
  private:
   std::vector<std::string>* out_;
   std::vector<std::string>* skipped_;
-  std::vector<std::string>* errors_;
+  std::vector<PathError>* errors_;
   std::set<std::pair<dev_t, ino_t>> visited_;
 };
 
@@ -129,7 +129,7 @@ class Walker {
 }  // namespace
 
 std::vector<std::string> ExpandPaths(const std::vector<std::string>& arguments,
-                                     std::vector<std::string>* errors,
+                                     std::vector<PathError>* errors,
                                      std::vector<std::string>* skipped) {
   std::vector<std::string> inputs;
   std::vector<std::string> not_hlo;
@@ -138,7 +138,7 @@ std::vector<std::string> ExpandPaths(const std::vector<std::string>& arguments,
   for (const std::string& argument : arguments) {
     if (argument == "-") {
       if (stdin_seen) {
-        errors->emplace_back("-: standard input given more than once");
+        errors->push_back({"-", "standard input given more than once"});
       } else {
         inputs.push_back("-");
         stdin_seen = true;
@@ -147,7 +147,7 @@ std::vector<std::string> ExpandPaths(const std::vector<std::string>& arguments,
     }
     struct stat st;
     if (::stat(argument.c_str(), &st) != 0) {
-      errors->push_back(StrCat(argument, ": ", std::strerror(errno)));
+      errors->push_back({argument, std::strerror(errno)});
       continue;
     }
     if (S_ISDIR(st.st_mode)) {

@@ -111,9 +111,11 @@ std::vector<api::LintResult> LintFiles(const api::Linter& linter,
 
 std::pair<std::vector<std::string>, std::vector<std::string>> ExpandPaths(
     const std::vector<std::string>& paths) {
-  std::vector<std::string> errors;
+  std::vector<api::PathError> errors;
   std::vector<std::string> files = api::ExpandPaths(paths, &errors);
-  return {std::move(files), std::move(errors)};
+  std::vector<std::string> messages;
+  for (const api::PathError& error : errors) messages.push_back(error.ToString());
+  return {std::move(files), std::move(messages)};
 }
 
 std::vector<std::string> OptionErrors(const api::Linter& linter) {

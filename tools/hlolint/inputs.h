@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "hlolint/paths.h"
+
 namespace hlolint {
 
 struct Input {
@@ -13,12 +15,7 @@ struct Input {
 
 // A path that could not be expanded (missing, unreadable directory, ...):
 // reported like a file that could not be read.
-struct InputError {
-  std::string path;
-  std::string message;  // without the path
-
-  std::string ToString() const { return path.empty() ? message : path + ": " + message; }
-};
+using InputError = api::PathError;
 
 struct ExpandedInputs {
   std::vector<Input> files;
