@@ -273,23 +273,22 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
     return UsageError(e.what());
   }
 
-  auto usage_error = UsageError;
   if (!generate.empty()) {
     std::optional<std::string> text = Generate(app, generate);
-    if (!text) return usage_error(StrCat("--generate: expected ", kGeneratedKinds));
+    if (!text) return UsageError(StrCat("--generate: expected ", kGeneratedKinds));
     std::cout << *text;
     return 0;
   }
   if (!format.empty()) {
     if (!FormatFromName(format)) {
-      return usage_error(StrCat("unknown format '", format, "' (expected one of ", formats, ")"));
+      return UsageError(StrCat("unknown format '", format, "' (expected one of ", formats, ")"));
     }
     options->format = format;
   }
   if (std::optional<std::string> error =
           ReadOutputFormats(output_formats, format_option->count() > 0,
                             output_option->count() > 0, formats, options)) {
-    return usage_error(*error);
+    return UsageError(*error);
   }
   if (rule_docs_url_option->count() > 0) options->rule_docs_url = rule_docs_url;
   if (select_option->count() > 0) options->select = select;
@@ -300,24 +299,24 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
       {"auto", ColorMode::kAuto}, {"always", ColorMode::kAlways}, {"never", ColorMode::kNever}};
   auto mode = kColors.find(color);
   if (mode == kColors.end()) {
-    return usage_error(StrCat("--color must be auto, always or never, not '", color, "'"));
+    return UsageError(StrCat("--color must be auto, always or never, not '", color, "'"));
   }
   options->color = mode->second;
   if (jobs_option->count() > 0) {
     const std::optional<int> threads = ParseJobs(jobs);
     if (!threads) {
-      return usage_error(
+      return UsageError(
           StrCat("--jobs expects a number of threads (0 for one per core), not '", jobs, "'"));
     }
     options->jobs = *threads;
   }
   if (options->list_rules && options->format && !ListRulesSupports(*options->format)) {
-    return usage_error(StrCat("--list-rules prints a table (--format full or concise) or JSON "
+    return UsageError(StrCat("--list-rules prints a table (--format full or concise) or JSON "
                               "(--format json), not --format ",
                               *options->format));
   }
   if (!options->config.empty() && options->no_config) {
-    return usage_error("--config and --no-config contradict each other");
+    return UsageError("--config and --no-config contradict each other");
   }
   return std::nullopt;
 }
