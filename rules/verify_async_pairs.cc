@@ -1,7 +1,8 @@
 // verify-async-pairs: asynchronous start/update/done chains are well formed
 // (VerifyAsynchronousInstructionPairs) and their shapes agree with the
 // wrapped computation (ShapeVerifier::HandleAsyncStart/Update/Done with
-// XLA's late-binding rules, HandleCopyStart/HandleCopyDone).
+// XLA's late-binding rules, HandleCopyStart/HandleCopyDone), and the
+// computations they wrap hold one instruction (VerifyAsyncComputation).
 #include <initializer_list>
 #include <vector>
 
@@ -72,9 +73,41 @@ class VerifyAsyncPairsRule : public Rule {
       if (!CheckPairs(ctx, id, async_computation)) continue;
       CheckShapes(ctx, id);
     }
+    std::vector<uint8_t> seen(m.computation_count(), 0);
+    for (InstrId id : index.Of(Opcode::kAsyncStart)) {
+      if (m.instr(id).has(Instruction::kAsyncSugar) || m.called(id).empty()) continue;
+      const CompId wrapped = m.called(id)[0];
+      if (seen[wrapped]) continue;
+      seen[wrapped] = 1;
+      CheckAsyncComputation(ctx, id, wrapped);
+    }
   }
 
  private:
+  // VerifyAsyncComputation (HloComputation::CanExpandIntoSingleInstruction):
+  // a `calls=` computation of an async-start holds its root and parameters
+  // only, unless it holds nothing but send/recv ops, bitcasts, parameters
+  // and tuples (HloComputation::OnlyContainsSendRecv: NCCL groups on GPU).
+  static void CheckAsyncComputation(RuleContext& ctx, InstrId start, CompId wrapped) {
+    const Module& m = ctx.module();
+    InstrId extra = kNoId;
+    bool only_send_recv = true;
+    for (InstrId id : m.instructions(wrapped)) {
+      const Opcode op = m.opcode(id);
+      if (!OneOf(op, {Opcode::kSend, Opcode::kRecv, Opcode::kBitcast, Opcode::kParameter,
+                      Opcode::kTuple})) {
+        only_send_recv = false;
+      }
+      if (extra == kNoId && !m.IsRoot(id) && op != Opcode::kParameter) extra = id;
+    }
+    if (extra == kNoId || only_send_recv) return;
+    ctx.Report(extra, StrCat("[VerifyAsyncComputation] Asynchronous computation ",
+                             m.computation_name(wrapped),
+                             " expected to contain only the root and parameter instructions"))
+        .Note(start, "the async computation of this async-start")
+        .Fix("wrap one instruction per async computation; move the rest out of it");
+  }
+
   // VerifySingleUser: exactly one user, of an expected opcode. XLA counts
   // users only, so a ROOT start with no done is rejected too (parser tests
   // print such unfinished chains; they never verify them).

@@ -1,7 +1,10 @@
 // verify-channels: channels are used consistently (VerifyChannels: a
 // send/recv and its done op agree on is_host_transfer; host-transfer
-// send/recv ops sharing a channel are identical up to their operands).
+// send/recv ops sharing a channel are identical up to their operands); with
+// "verify_unique_channel_ids" in "verify-options", one kind of instruction
+// per channel.
 #include "absl/container/flat_hash_map.h"
+#include "analysis/attribute_index.h"
 #include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
 #include "analysis/attribute_text.h"
@@ -53,9 +56,38 @@ class VerifyChannelsRule : public Rule {
             .Note(it->second, StrCat("first ", OpcodeName(op), " on channel ", *channel));
       }
     }
+    if (ctx.verifier_options().verify_unique_channel_ids) CheckOneKindPerChannel(ctx);
   }
 
  private:
+  static bool IsSendRecv(Opcode op) {
+    return op == Opcode::kSend || op == Opcode::kRecv || op == Opcode::kSendDone ||
+           op == Opcode::kRecvDone;
+  }
+
+  // VerifyChannels with verify_unique_channel_ids (and every TF 2.x-era
+  // XLA): the instructions of one channel are send/recv ops if the first
+  // one is, else all of the first one's opcode.
+  static void CheckOneKindPerChannel(RuleContext& ctx) {
+    const Module& m = ctx.module();
+    absl::flat_hash_map<int64_t, InstrId> first_on_channel;
+    for (InstrId id : ctx.analyses().Get<AttributeIndex>().With(AttrName::kChannelId)) {
+      const std::optional<int64_t> channel = IntAttr(m, id, AttrName::kChannelId);
+      if (!channel) continue;
+      const auto [it, inserted] = first_on_channel.emplace(*channel, id);
+      if (inserted) continue;
+      const Opcode first = m.opcode(it->second);
+      const Opcode op = m.opcode(id);
+      if (IsSendRecv(first) ? IsSendRecv(op) : op == first) continue;
+      ctx.ReportAtAttribute(id, AttrName::kChannelId,
+                            StrCat("[VerifyChannels] channel ", *channel,
+                                   " is used for different types of channel instructions"))
+          .Note(it->second, StrCat("first instruction on channel ", *channel, ": ",
+                                   OpcodeName(first)))
+          .Fix("give each kind of channel instruction channel ids of its own");
+    }
+  }
+
   // Why two host-transfer ops on one channel are not Identical (ignoring
   // operands), or empty.
   static std::string HostTransferDifference(const Module& m, InstrId a, InstrId b) {

@@ -2,8 +2,11 @@
 // partition counts and with XLA's collective shape rules (CheckReplicaGroups,
 // GetCollectiveOpGroupMode, CheckCommonAllGatherInvariants,
 // HandleReduceScatter, HandleAllToAll, HandleRaggedAllToAll,
-// CheckInplaceCollectivePermute, CheckDuplicatedSourceOrTarget).
+// CheckInplaceCollectivePermute, CheckDuplicatedSourceOrTarget), and a
+// module's all-reduces agree on constrain_layout
+// (VerifyLayoutConstrainedAllReduce).
 #include "analysis/opcode_index.h"
+#include "parse/attributes.h"
 #include "rules/checks/collective_checker.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -35,6 +38,37 @@ class VerifyCollectivesRule : public Rule {
       } else {
         ctx.Report(id, std::move(message));
       }
+    }
+    CheckLayoutConstrainedAllReduce(ctx);
+  }
+
+ private:
+  // VerifyLayoutConstrainedAllReduce: the all-reduce(-start)s of a module
+  // are all layout constrained or none is. Reported at the first one that
+  // disagrees with the first of the module.
+  static void CheckLayoutConstrainedAllReduce(RuleContext& ctx) {
+    const Module& m = ctx.module();
+    const std::vector<InstrId> all_reduces =
+        ctx.analyses().Get<OpcodeIndex>().Collect({Opcode::kAllReduce, Opcode::kAllReduceStart});
+    if (all_reduces.size() < 2) return;
+    const auto constrained = [&](InstrId id) {
+      return BoolAttr(m, id, AttrName::kConstrainLayout).value_or(false);
+    };
+    const InstrId reference = all_reduces.front();
+    const bool reference_constrained = constrained(reference);
+    for (InstrId id : all_reduces) {
+      if (constrained(id) == reference_constrained) continue;
+      std::string message =
+          "[VerifyLayoutConstrainedAllReduce] HloModule has a mix of layout constrained and "
+          "unconstrained AllReduce instructions";
+      auto report = reference_constrained
+                        ? ctx.Report(id, std::move(message))
+                        : ctx.ReportAtAttribute(id, AttrName::kConstrainLayout, std::move(message));
+      report.Note(reference, reference_constrained ? "the first all-reduce is layout constrained"
+                                                   : "the first all-reduce is not layout "
+                                                     "constrained");
+      report.Fix("give every all-reduce of the module the same constrain_layout");
+      return;
     }
   }
 };

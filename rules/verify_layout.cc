@@ -10,7 +10,9 @@
 // layout-sensitive mode only) is a warning, and only when both sizes are
 // plain element count times element bytes (no tiles, padding or sub-byte
 // types make the size a backend fact): XLA's default verifier does not check
-// bitcasts, and scheduler tests carry such bitcasts.
+// bitcasts, and scheduler tests carry such bitcasts. With
+// "verify_no_host_memory_space" in "verify-options", no result may be laid
+// out in host memory (VerifyNoHostMemorySpace).
 #include <optional>
 
 #include "analysis/opcode_index.h"
@@ -50,9 +52,26 @@ class VerifyLayoutRule : public Rule {
         default: CheckCopyStart(ctx, id); break;
       }
     }
+    if (ctx.verifier_options().verify_no_host_memory_space) CheckNoHostMemorySpace(ctx);
   }
 
  private:
+  // InstructionVerifier::Postprocess with verify_no_host_memory_space
+  // (VerifyNoHostMemorySpace): no array result laid out in host memory.
+  static void CheckNoHostMemorySpace(RuleContext& ctx) {
+    const Module& m = ctx.module();
+    const size_t n = m.instruction_count();
+    for (InstrId id = 0; id < n; ++id) {
+      if (!m.has_known_shape(id)) continue;
+      const Shape& s = m.shape(id);
+      if (!WrittenArrayLayout(s) || s.layout.memory_space != kHostMemorySpace) continue;
+      ctx.Report(id, StrCat("[InstructionVerifier::Postprocess] Instruction shouldn't have the "
+                            "layout of host memory space: ", ShapeToString(s)))
+          .Fix("keep host offloading out of this pipeline, or set "
+               "\"verify_no_host_memory_space\": false in \"verify-options\"");
+    }
+  }
+
   // ShapeUtil::ByteSizeOf of a static dense array whose layout (if written)
   // adds nothing backend-specific; nullopt otherwise.
   static std::optional<int64_t> PlainByteSize(const Shape& s) {

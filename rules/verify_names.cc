@@ -5,7 +5,12 @@
 // instruction by another name. Hand-written modules do this often and
 // harmlessly: there the finding is a note. XLA prints unique names, so in
 // an XLA dump a duplicate means the dump was edited by hand: a warning.
+// With "verify_instruction_name_unchanged" in "verify-options", a name
+// other than its metadata's scheduling_name is an error
+// (VerifyInstructionNameUnchanged).
+#include "analysis/attribute_index.h"
 #include "analysis/duplicate_names.h"
+#include "parse/attributes.h"
 #include "engine/dump_context.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -49,6 +54,32 @@ class VerifyNamesRule : public Rule {
         report.Note("XLA prints unique names: this dump was edited after XLA wrote it");
       }
       report.Fix("rename one of them");
+    }
+    if (ctx.verifier_options().verify_instruction_name_unchanged) CheckNamesUnchanged(ctx);
+  }
+
+ private:
+  // VerifyInstructionNameUnchanged (verify_instruction_name_unchanged): a
+  // name equals the metadata's scheduling_name, unless the instruction was
+  // cloned or rematerialized (".clone", ".remat" in its name). XLA stops at
+  // the first; every one is reported here.
+  static void CheckNamesUnchanged(RuleContext& ctx) {
+    const Module& m = ctx.module();
+    for (InstrId id : ctx.analyses().Get<AttributeIndex>().With(AttrName::kMetadata)) {
+      const std::optional<OpMetadata> metadata = Metadata(m, id);
+      if (!metadata || metadata->scheduling_name.empty()) continue;
+      const std::string_view name = m.name(id);
+      if (metadata->scheduling_name == name || name.find(".remat") != std::string_view::npos ||
+          name.find(".clone") != std::string_view::npos) {
+        continue;
+      }
+      ctx.ReportAtAttribute(id, AttrName::kMetadata,
+                            StrCat("[VerifyInstructionNameUnchanged] Expected instruction name to "
+                                   "remain the same. Was '", metadata->scheduling_name, "' is '",
+                                   name, "'."))
+          .WithSeverity(Severity::kError)
+          .Fix("keep the name the scheduler gave the instruction, or set "
+               "\"verify_instruction_name_unchanged\": false in \"verify-options\"");
     }
   }
 };

@@ -1,11 +1,14 @@
 // verify-shape: every instruction's result shape is the one XLA infers from
 // its operands and attributes (ShapeVerifier::Handle* and CheckShape), and
-// the per-opcode operand checks of ShapeVerifier/InstructionVerifier hold.
+// the per-opcode operand checks of ShapeVerifier/InstructionVerifier hold;
+// with "verify-options", also the checks XLA makes only under some
+// HloVerifierOpts (checks/optional_shape_checks.h).
 #include <array>
 
 #include "analysis/attribute_index.h"
 #include "analysis/computation_signature.h"
 #include "analysis/text_order_walk.h"
+#include "rules/checks/optional_shape_checks.h"
 #include "rules/checks/shape_checker.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
@@ -48,6 +51,7 @@ class VerifyShapeRule : public Rule {
                             : ctx.Report(id, std::move(message));
       if (finding.warning) diagnostic.WithSeverity(Severity::kWarning);
     }
+    CheckOptionalShapeRules(ctx);
   }
 };
 

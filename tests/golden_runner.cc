@@ -22,12 +22,15 @@
 // that XLA, as `--xla-version` does (default: latest), and
 // `// RUN: backend=<auto|cpu|gpu|tpu>` for that backend, as `--backend`
 // (default: auto, from the dump name and the module).
+// `// RUN: config={json}` reads the text as a .hlolint.json (validated as
+// one) and takes its "verify-options" and "rules" options.
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "engine/config.h"
 #include "engine/dump_sequence.h"
 #include "engine/lint.h"
 #include "fmt/format.h"
@@ -137,7 +140,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<Expectation> expectations;
-  std::string select, options_json, dump_name, xla_version, backend;
+  std::string select, options_json, dump_name, xla_version, backend, config_json;
   std::string line;
   uint32_t number = 0;
   std::vector<std::string> errors;
@@ -161,6 +164,10 @@ int main(int argc, char** argv) {
     }
     if (auto p = line.find("// RUN: backend="); p != std::string::npos) {
       backend = line.substr(p + 16);
+      continue;
+    }
+    if (auto p = line.find("// RUN: config="); p != std::string::npos) {
+      config_json = line.substr(p + 15);
       continue;
     }
     Expectation e;
@@ -190,6 +197,16 @@ int main(int argc, char** argv) {
     }
   }
   if (!options_json.empty()) options.rule_options = nlohmann::json::parse(options_json);
+  if (!config_json.empty()) {
+    Config config;
+    std::vector<ConfigError> config_errors;
+    if (!ParseConfig(config_json, path + " (RUN: config=)", AllRules(), &config, &config_errors)) {
+      std::cerr << ConfigErrorsToString(config_errors);
+      return 2;
+    }
+    options.verifier = config.verifier_options;
+    if (!config.rule_options.empty()) options.rule_options = config.rule_options;
+  }
   std::optional<DumpContext> dump;
   if (!dump_name.empty()) {
     dump = DumpContextFromFileName(dump_name);

@@ -74,6 +74,7 @@ bool OptionsBuilder::MakeProfile(const Config* config, Profile* out, std::string
   if (config != nullptr) {
     out->base.severity_overrides = config->severity_overrides;
     out->base.rule_options = config->rule_options;
+    out->base.verifier = config->verifier_options;
     if (config->fail_on) out->fail_on = *config->fail_on;
   }
   for (const auto& [rule, level] : settings_.severity_overrides) {

@@ -16,7 +16,8 @@ namespace {
 
 constexpr std::string_view kKeys[] = {
     "$schema",          "select", "extend-select", "ignore",     "fail-on", "severity-overrides",
-    "per-path-ignores", "rules",  "xla-version",   "backend", "rule-docs-url"};
+    "per-path-ignores", "rules",  "xla-version",   "backend", "rule-docs-url",
+    "verify-options"};
 
 // Reads one configuration, collecting every error with its position: a
 // bad member is skipped and the rest still read, so one run lists them all.
@@ -63,6 +64,8 @@ class ConfigReader {
         } else {
           Fail(pointer, "'rule-docs-url' must be a URL string, with {rule} for the rule id", true);
         }
+      } else if (key == "verify-options") {
+        ReadVerifierOptions(pointer, value, &out->verifier_options);
       } else if (key == "backend") {
         if (value.is_string()) out->backend = ParseBackendSetting(value.get_ref<const std::string&>());
         if (!out->backend) Fail(pointer, StrCat("expected ", kBackendSettingHelp), true);
@@ -171,6 +174,30 @@ class ConfigReader {
         continue;
       }
       if (KnownOptions(member, *rule, options)) (*out)[id] = options;
+    }
+  }
+
+  // HloVerifierOpts names with boolean values.
+  void ReadVerifierOptions(const std::string& pointer, const nlohmann::json& value,
+                           VerifierOptions* out) {
+    if (!value.is_object()) {
+      Fail(pointer, "expected an object mapping HloVerifierOpts names to true or false", true);
+      return;
+    }
+    for (const auto& [name, flag] : value.items()) {
+      const std::string member = StrCat(pointer, "/", JsonPointerToken(name));
+      const VerifierOptionInfo* option = FindVerifierOption(name);
+      if (option == nullptr) {
+        std::vector<std::string_view> names;
+        for (const VerifierOptionInfo& o : VerifierOptionInfos()) names.push_back(o.name);
+        Fail(member, WithSuggestion(StrCat("unknown verifier option '", name, "'"), name, names));
+        continue;
+      }
+      if (!flag.is_boolean()) {
+        Fail(member, StrCat("verifier option '", name, "' expects true or false"), true);
+        continue;
+      }
+      out->*(option->field) = flag.get<bool>();
     }
   }
 

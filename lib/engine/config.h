@@ -5,7 +5,8 @@
 //     "severity-overrides": {"missed-in-place-pair": "note"},
 //     "per-path-ignores": {"generated/**": ["unused-suppression"]},
 //     "fail-on": "warning", "xla-version": "2026-06-03", "backend": "gpu",
-//     "rules": {"unclaimed-output-alias": {"writes_through_inputs": ["my_kernel"]}}
+//     "rules": {"unclaimed-output-alias": {"writes_through_inputs": ["my_kernel"]}},
+//     "verify-options": {"verify_broadcast_dimensions_order": true}
 //   }
 //
 // Every error (syntax, unknown key, bad value, unknown rule or option) is
@@ -25,6 +26,7 @@
 #include "engine/selection.h"
 #include "nlohmann/json.hpp"
 #include "xla/profile.h"
+#include "xla/verifier_options.h"
 
 namespace hlolint {
 
@@ -46,6 +48,7 @@ struct Config {
   std::optional<XlaProfile> xla_version;   // "xla-version" (its backend: kUnknown)
   std::optional<BackendSetting> backend;   // "backend"
   std::optional<std::string> rule_docs_url;  // "rule-docs-url": reports link rules there
+  VerifierOptions verifier_options;          // "verify-options"
 };
 
 struct ConfigError {

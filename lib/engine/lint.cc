@@ -147,6 +147,7 @@ void RunRule(const Rule& rule, const Module& module, Analyses& analyses,
   const nlohmann::json& rule_options =
       options.rule_options.contains(id) ? options.rule_options.at(id) : kNoOptions;
   RuleContext ctx(module, analyses, rule, rule_options, options.dump, sink);
+  ctx.set_verifier_options(&options.verifier);
   rule.Check(ctx);
 }
 

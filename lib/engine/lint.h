@@ -13,6 +13,7 @@
 #include "engine/rule.h"
 #include "parse/value_parser.h"
 #include "xla/profile.h"
+#include "xla/verifier_options.h"
 
 namespace hlolint {
 
@@ -35,6 +36,8 @@ struct LintOptions {
   // contents (analysis/backend.h), kUnknown when neither tells.
   XlaProfile xla = XlaProfile::Latest();
   bool detect_backend = true;
+  // "verify-options": the HloVerifierOpts the verify-* rules mirror.
+  VerifierOptions verifier;
   // Threads one module may use for its parse and its rules (the CLI gives
   // the cores its file workers leave idle to a file's modules). 1: none.
   // With 2 or more, the rules of a module of at least

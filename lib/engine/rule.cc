@@ -92,6 +92,11 @@ std::string_view CategorySummary(RuleCategory category) {
 
 const XlaProfile& RuleContext::xla() const { return analyses_->xla(); }
 
+const VerifierOptions& RuleContext::verifier_options() const {
+  static const VerifierOptions kDefaults;
+  return verifier_options_ != nullptr ? *verifier_options_ : kDefaults;
+}
+
 RuleContext::RuleContext(const Module& module, Analyses& analyses, const Rule& rule,
                          const nlohmann::json& options, const DumpContext* dump,
                          std::vector<Diagnostic>* sink)

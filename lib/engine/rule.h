@@ -15,6 +15,7 @@
 #include "ir/module.h"
 #include "nlohmann/json.hpp"
 #include "xla/profile.h"
+#include "xla/verifier_options.h"
 
 namespace hlolint {
 
@@ -138,6 +139,9 @@ class RuleContext {
   const DumpContext* dump() const { return dump_; }
   // The XLA this module is judged for (version and backend).
   const XlaProfile& xla() const;
+  // The HloVerifierOpts the verify-* rules mirror ("verify-options").
+  const VerifierOptions& verifier_options() const;
+  void set_verifier_options(const VerifierOptions* options) { verifier_options_ = options; }
 
   // Reports at an instruction: located at its name, with module /
   // computation / instruction names, metadata source and fingerprint inputs.
@@ -163,6 +167,7 @@ class RuleContext {
   const Rule& rule_;
   const nlohmann::json& options_;
   const DumpContext* dump_;
+  const VerifierOptions* verifier_options_ = nullptr;
   std::vector<Diagnostic>* sink_;
 };
 

@@ -53,6 +53,14 @@ std::string Describe(const std::string& path, const Config* config, const CliOpt
   }
   out += StrCat("rule options: ", lint.rule_options.empty() ? "none" : lint.rule_options.dump(),
                 "\n");
+  // Every option with its value: the defaults differ from HloVerifierOpts'.
+  out += "verify options:\n";
+  for (const VerifierOptionInfo& option : VerifierOptionInfos()) {
+    const bool value = lint.verifier.*(option.field);
+    const bool by_default = VerifierOptions{}.*(option.field);
+    out += StrCat("  ", option.name, ": ", value ? "true" : "false",
+                  value == by_default ? "" : " (configured)", "\n");
+  }
   return out;
 }
 
