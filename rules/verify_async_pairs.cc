@@ -85,12 +85,17 @@ class VerifyAsyncPairsRule : public Rule {
 
  private:
   // VerifyAsyncComputation (HloComputation::CanExpandIntoSingleInstruction):
-  // a `calls=` computation of an async-start holds its root and parameters
-  // only, unless it holds nothing but send/recv ops, bitcasts, parameters
-  // and tuples (HloComputation::OnlyContainsSendRecv: NCCL groups on GPU).
+  // a `calls=` computation of an async-start holds one instruction besides
+  // its parameters. Not checked: computations that hold nothing but
+  // send/recv ops, bitcasts, parameters and tuples
+  // (HloComputation::OnlyContainsSendRecv: NCCL groups on GPU), and
+  // collectives groups (`_collectives_group` on the start). Get-tuple-
+  // elements of parameters and a root tuple do not count: XLA's own tests
+  // verify such computations (docs/rules/verify-async-pairs.md).
   static void CheckAsyncComputation(RuleContext& ctx, InstrId start, CompId wrapped) {
     const Module& m = ctx.module();
-    InstrId extra = kNoId;
+    if (FrontendAttribute(m, start, "_collectives_group")) return;
+    std::vector<InstrId> wrapped_ops;
     bool only_send_recv = true;
     for (InstrId id : m.instructions(wrapped)) {
       const Opcode op = m.opcode(id);
@@ -98,14 +103,20 @@ class VerifyAsyncPairsRule : public Rule {
                       Opcode::kTuple})) {
         only_send_recv = false;
       }
-      if (extra == kNoId && !m.IsRoot(id) && op != Opcode::kParameter) extra = id;
+      const bool unpacks_parameter = op == Opcode::kGetTupleElement && !m.operands(id).empty() &&
+                                     m.opcode(m.operand(id, 0)) == Opcode::kParameter;
+      const bool packs_root = op == Opcode::kTuple && m.IsRoot(id);
+      if (op != Opcode::kParameter && !unpacks_parameter && !packs_root) wrapped_ops.push_back(id);
     }
-    if (extra == kNoId || only_send_recv) return;
-    ctx.Report(extra, StrCat("[VerifyAsyncComputation] Asynchronous computation ",
-                             m.computation_name(wrapped),
-                             " expected to contain only the root and parameter instructions"))
-        .Note(start, "the async computation of this async-start")
-        .Fix("wrap one instruction per async computation; move the rest out of it");
+    if (wrapped_ops.size() < 2 || only_send_recv) return;
+    auto report = ctx.Report(wrapped_ops[0],
+                             StrCat("[VerifyAsyncComputation] Asynchronous computation ",
+                                    m.computation_name(wrapped),
+                                    " expected to contain only the root and parameter "
+                                    "instructions"));
+    report.Note(wrapped_ops[1], "a second instruction in it");
+    report.Note(start, "the async computation of this async-start");
+    report.Fix("wrap one instruction per async computation; move the rest out of it");
   }
 
   // VerifySingleUser: exactly one user, of an expected opcode. XLA counts

@@ -4,7 +4,8 @@
 // HandleReduceScatter, HandleAllToAll, HandleRaggedAllToAll,
 // CheckInplaceCollectivePermute, CheckDuplicatedSourceOrTarget), and a
 // module's all-reduces agree on constrain_layout
-// (VerifyLayoutConstrainedAllReduce).
+// (VerifyLayoutConstrainedAllReduce; a warning in modules torch-neuronx
+// wrote for AWS Neuron, whose compiler does not run XLA's verifier).
 #include "analysis/opcode_index.h"
 #include "parse/attributes.h"
 #include "rules/checks/collective_checker.h"
@@ -43,6 +44,15 @@ class VerifyCollectivesRule : public Rule {
   }
 
  private:
+  // torch-neuronx names the entry parameters for the NEFF it compiles to.
+  static bool CompiledForNeuron(const Module& m) {
+    if (m.entry() == kNoId) return false;
+    for (InstrId p : m.computation(m.entry()).parameters()) {
+      if (p != kNoId && FrontendAttribute(m, p, "neff_input_names")) return true;
+    }
+    return false;
+  }
+
   // VerifyLayoutConstrainedAllReduce: the all-reduce(-start)s of a module
   // are all layout constrained or none is. Reported at the first one that
   // disagrees with the first of the module.
@@ -68,6 +78,11 @@ class VerifyCollectivesRule : public Rule {
                                                    : "the first all-reduce is not layout "
                                                      "constrained");
       report.Fix("give every all-reduce of the module the same constrain_layout");
+      if (CompiledForNeuron(m)) {
+        report.WithSeverity(Severity::kWarning);
+        report.Note("the module is torch-neuronx's (neff_input_names): AWS Neuron's compiler "
+                    "takes it, XLA's CPU, GPU and TPU compilers reject it");
+      }
       return;
     }
   }

@@ -28,6 +28,11 @@ bool MixedPrecisionExempt(Opcode op) {
     case O::kOutfeed: case O::kParameter: case O::kRecv: case O::kRecvDone:
     case O::kReducePrecision: case O::kReduceWindow: case O::kSend: case O::kSendDone:
     case O::kSort: case O::kTuple: case O::kWhile:
+    // Allowed by XLA of 2026-08 too (its own tests verify them mixed:
+    // HloVerifierTest.CollectivePermute*MixedPrecisionOperandsAllowed,
+    // ScaledDotWithBothScalesSucceeds).
+    case O::kCollectivePermute: case O::kCollectivePermuteStart:
+    case O::kCollectivePermuteDone: case O::kScaledDot: case O::kRaggedDot:
     // No CheckShape in their handlers.
     case O::kBitcast: case O::kBroadcast: case O::kReshape: case O::kDynamicReshape:
     case O::kIota: case O::kRng: case O::kRngBitGenerator: case O::kRngGetAndUpdateState:
