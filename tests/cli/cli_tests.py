@@ -329,6 +329,34 @@ class Configuration(TempDirTest):
                          f"{config}:5:40: error: unknown option 'writes_through_input' of rule "
                          "'unclaimed-output-alias' (did you mean 'writes_through_inputs'?)\n")
 
+    def test_verify_options_are_checked_and_located(self):
+        config = self.file(".hlolint.json", '{\n  "verify-options": {\n'
+                                            '    "allow_mixed_precison": false,\n'
+                                            '    "verify_broadcast_dimensions_order": "yes"\n  }\n}\n')
+        p = run([self.file("a.hlo", MODULE_OK)])
+        self.assertEqual((p.returncode, p.stdout), (2, ""))
+        self.assertEqual(p.stderr,
+                         f"{config}:3:5: error: unknown verifier option 'allow_mixed_precison' "
+                         "(did you mean 'allow_mixed_precision'?)\n"
+                         f"{config}:4:42: error: verifier option 'verify_broadcast_dimensions_order' "
+                         "expects true or false\n")
+        self.file(".hlolint.json", '{"verify-options": ["layout_sensitive"]}')
+        p = run([self.file("a.hlo", MODULE_OK)])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(".hlolint.json:1:20: error: expected an object mapping HloVerifierOpts names "
+                      "to true or false", p.stderr)
+
+    def test_verify_options_turn_on_verifier_checks(self):
+        hlo = self.file("b.hlo", "HloModule m\nENTRY e {\n  p = f32[2,3] parameter(0)\n"
+                                 "  ROOT b = f32[3,2] broadcast(p), dimensions={1,0}\n}\n")
+        p = run(["--select", "verify-shape", hlo])
+        self.assertEqual((p.returncode, p.stdout), (0, ""))
+        self.file(".hlolint.json", '{"verify-options": {"verify_broadcast_dimensions_order": true}}')
+        p = run(["--select", "verify-shape", hlo])
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(f"{hlo}:4:36: error: [InstructionVerifier::HandleBroadcast] Broadcast "
+                      "dimensions should be ordered, got: {1,0} [verify-shape]", p.stdout)
+
     def test_trailing_commas_are_accepted(self):
         self.file(".hlolint.json", '{\n  "ignore": ["parse-error",],\n  "fail-on": "error", // c\n}\n')
         p = run([self.file("a.hlo", MODULE_ERROR)])
@@ -340,7 +368,9 @@ class Configuration(TempDirTest):
                            ' "severity-overrides": {"meta": "note"}, "fail-on": "warning",'
                            ' "xla-version": "2026-06-03", "backend": "gpu",'
                            ' "per-path-ignores": {"gen/*": ["parse-error"]},'
-                           ' "rules": {"unclaimed-output-alias": {"writes_through_inputs": ["k"]}}}')
+                           ' "rules": {"unclaimed-output-alias": {"writes_through_inputs": ["k"]}},'
+                           ' "verify-options": {"allow_mixed_precision": false,'
+                           ' "verify_broadcast_dimensions_order": true, "layout_sensitive": false}}')
         total = len(json.loads(run(["--list-rules", "--format", "json"]).stdout))
         path = os.path.join(self.dir, "sub", "a.hlo")
         p = run(["--show-settings", "--fail-on", "note", path])
@@ -351,6 +381,8 @@ class Configuration(TempDirTest):
                          f"rules: 2 of {total}\n"
                          "  parse-error         error\n"
                          "  unused-suppression  note (overridden)\n"
+                         "verify options: allow_mixed_precision=false, "
+                         "verify_broadcast_dimensions_order=true\n"
                          'rule options: {"unclaimed-output-alias":{"writes_through_inputs":["k"]}}\n')
         # The per-path ignore, a directory as the path, and the flags over the file.
         os.makedirs(os.path.join(self.dir, "sub", "gen"))
@@ -363,7 +395,7 @@ class Configuration(TempDirTest):
         p = run(["--show-settings", "--no-config", path])
         self.assertIn("configuration: none (--no-config)\nfail-on: error\nxla-version: latest\n"
                       "backend: auto\n", p.stdout)
-        self.assertTrue(p.stdout.endswith("rule options: none\n"))
+        self.assertTrue(p.stdout.endswith("verify options: defaults\nrule options: none\n"))
         self.file(".hlolint.json", '{"selct": []}')
         p = run(["--show-settings", os.path.join(self.dir, "b.hlo")])
         self.assertEqual((p.returncode, p.stdout), (2, ""))
@@ -946,6 +978,7 @@ class Schemas(unittest.TestCase):
             '{"$schema": "./docs/hlolint-config.schema.json", "select": ["ALL",],}',
             '{"severity-overrides": {"verify": "note", "parse-error": "warning"}}',
             '{"per-path-ignores": {"gen/**": ["ALL"]}, "xla-version": "latest", "backend": "tpu"}',
+            '{"verify-options": {"allow_mixed_precision": false, "layout_sensitive": true}}',
         ]:
             with self.subTest(text=text):
                 self.check_config(validator, text, True)
@@ -957,6 +990,8 @@ class Schemas(unittest.TestCase):
             '{"rules": {"no-such-rule": {}}}', '{"rules": {"parse-error": {"x": 1}}}',
             '{"rules": {"unclaimed-output-alias": {"writes_through_inputs": "k"}}}',
             '{"rules": {"unclaimed-output-alias": []}}', '[]', '{"$schema": 1}',
+            '{"verify-options": {"allow_mixed_precison": false}}',
+            '{"verify-options": {"layout_sensitive": "yes"}}', '{"verify-options": []}',
         ]:
             with self.subTest(text=text):
                 self.check_config(validator, text, False)

@@ -274,6 +274,39 @@ TEST_CASE("The configuration schema lists every rule, category and rule option")
   std::sort(specifiers.begin(), specifiers.end());
   std::sort(expected_specifiers.begin(), expected_specifiers.end());
   CHECK(specifiers == expected_specifiers);
+  // "verify-options": every HloVerifierOpts name hlolint reads, in order,
+  // with its description and hlolint's default.
+  const nlohmann::json& verify = schema["properties"]["verify-options"]["properties"];
+  std::vector<std::string> listed;
+  for (const auto& item : verify.items()) listed.push_back(item.key());
+  std::vector<std::string> known;
+  for (const VerifierOptionInfo& option : VerifierOptionInfos()) {
+    known.emplace_back(option.name);
+    const nlohmann::json& entry = verify[std::string(option.name)];
+    CHECK(entry["description"] == option.description);
+    CHECK(entry["default"] == VerifierOptions{}.*(option.field));
+  }
+  CHECK(listed == known);
+}
+
+TEST_CASE("verify-options sets HloVerifierOpts and rejects unknown names and non-booleans") {
+  const std::vector<const Rule*> all = AllRules();
+  Config config;
+  std::vector<ConfigError> errors;
+  REQUIRE(ParseConfig(R"({"verify-options": {"allow_mixed_precision": false,
+      "verify_unique_channel_ids": true}})", "c.json", all, &config, &errors));
+  VerifierOptions expected;
+  expected.allow_mixed_precision = false;
+  expected.verify_unique_channel_ids = true;
+  CHECK(config.verifier_options == expected);
+  CHECK_FALSE(ParseConfig(R"({"verify-options": {"layout_sensitiv": true, "layout_sensitive": 1}})",
+                          "c.json", all, &config, &errors));
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0].ToString() ==
+        "c.json:1:21: error: unknown verifier option 'layout_sensitiv' (did you mean "
+        "'layout_sensitive'?)");
+  CHECK(errors[1].ToString() ==
+        "c.json:1:67: error: verifier option 'layout_sensitive' expects true or false");
 }
 
 }  // namespace

@@ -51,16 +51,17 @@ std::string Describe(const std::string& path, const Config* config, const CliOpt
                        SeverityName(overridden ? level->second : rule->info().default_severity),
                        overridden ? " (overridden)" : "");
   }
-  out += StrCat("rule options: ", lint.rule_options.empty() ? "none" : lint.rule_options.dump(),
-                "\n");
-  // Every option with its value: the defaults differ from HloVerifierOpts'.
-  out += "verify options:\n";
+  // The HloVerifierOpts set otherwise than by default, as configured.
+  std::string verify_options;
   for (const VerifierOptionInfo& option : VerifierOptionInfos()) {
     const bool value = lint.verifier.*(option.field);
-    const bool by_default = VerifierOptions{}.*(option.field);
-    out += StrCat("  ", option.name, ": ", value ? "true" : "false",
-                  value == by_default ? "" : " (configured)", "\n");
+    if (value == VerifierOptions{}.*(option.field)) continue;
+    verify_options += StrCat(verify_options.empty() ? "" : ", ", option.name, "=",
+                             value ? "true" : "false");
   }
+  out += StrCat("verify options: ", verify_options.empty() ? "defaults" : verify_options, "\n");
+  out += StrCat("rule options: ", lint.rule_options.empty() ? "none" : lint.rule_options.dump(),
+                "\n");
   return out;
 }
 
