@@ -354,7 +354,7 @@ class Configuration(TempDirTest):
         self.file(".hlolint.json", '{"verify-options": {"verify_broadcast_dimensions_order": true}}')
         p = run(["--select", "verify-shape", hlo])
         self.assertEqual(p.returncode, 1)
-        self.assertIn(f"{hlo}:4:36: error: [InstructionVerifier::HandleBroadcast] Broadcast "
+        self.assertIn(f"{hlo}:4:35: error: [InstructionVerifier::HandleBroadcast] Broadcast "
                       "dimensions should be ordered, got: {1,0} [verify-shape]", p.stdout)
 
     def test_trailing_commas_are_accepted(self):
