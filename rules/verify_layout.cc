@@ -7,14 +7,16 @@
 // kCopy); copy-start keeps the operand's minor-to-major order
 // (ShapeVerifier::HandleCopyStart). Only layouts written in the text are
 // compared. A bitcast that changes the byte size (ShapeVerifier::HandleBitcast,
-// layout-sensitive mode only) is a warning, and only when both sizes are
-// plain element count times element bytes (no tiles, padding or sub-byte
-// types make the size a backend fact): XLA's default verifier does not check
-// bitcasts, and scheduler tests carry such bitcasts.
+// layout-sensitive mode only) is reported when both sizes are plain element
+// count times element bytes (no tiles, padding or sub-byte types make the
+// size a backend fact): an error where XLA verifies layout-sensitively
+// (checks/layout_sensitive.h), else a warning, since XLA's default verifier
+// does not check bitcasts and scheduler tests carry such bitcasts.
 #include <optional>
 
 #include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
+#include "rules/checks/layout_sensitive.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
@@ -85,7 +87,7 @@ class VerifyLayoutRule : public Rule {
                           ShapeToString(m.shape(id)), ") (", ShapeToString(m.shape(operand)),
                           ")"))
         .Note(operand, "operand")
-        .WithSeverity(Severity::kWarning);
+        .WithSeverity(VerifiedLayoutSensitive(ctx) ? Severity::kError : Severity::kWarning);
   }
 
   static void CheckPreserved(RuleContext& ctx, InstrId id) {

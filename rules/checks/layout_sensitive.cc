@@ -1,0 +1,24 @@
+#include "rules/checks/layout_sensitive.h"
+
+#include "analysis/layout_phase.h"
+#include "engine/dump_context.h"
+
+namespace hlolint {
+
+bool VerifiedLayoutSensitive(const RuleContext& ctx) {
+  const DumpContext* dump = ctx.dump();
+  if (dump == nullptr) return false;
+  if (dump->kind == DumpKind::kBeforeOptimizations || dump->before_layout_assignment ||
+      LayoutPhase::PassNamesImplyUnassignedLayouts(dump->pipeline, dump->LastPass(),
+                                                   dump->before_pass)) {
+    return false;
+  }
+  return dump->kind == DumpKind::kAfterOptimizations || dump->after_layout_assignment ||
+         dump->RightBeforeLayoutNormalization() ||
+         LayoutPhase::PassNamesImplyAssignedLayouts(dump->pipeline, dump->LastPass(),
+                                                    dump->before_pass);
+}
+
+bool SameShapeWithLayout(const Shape& a, const Shape& b) { return ShapesEqual(a, b); }
+
+}  // namespace hlolint
