@@ -9,7 +9,9 @@
 namespace hlolint {
 
 // XLA's CPU and GPU compilers verify layout-sensitively from layout
-// assignment on; XLA's test fixtures choose either mode. The text alone
+// assignment on (after every pass in debug builds; in release builds, GPU
+// once at the end of its post-layout-assignment pipeline), and XLA's test
+// fixtures choose either mode. The text alone
 // cannot tell which: hlo_verifier_test.cc verifies the very same modules
 // both ways (InputLayoutMismatchIgnored/Reported,
 // VerifyBuffersLayoutChangeInPinAllowed/NotAllowed, ...), and scheduled
