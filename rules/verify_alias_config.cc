@@ -12,21 +12,42 @@
 #include "analysis/shape_inference.h"
 #include "analysis/text_order_walk.h"
 #include "parse/attributes.h"
+#include "rules/checks/layout_sensitive.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
 namespace hlolint {
 namespace {
 
-// Shapes equal ignoring layout, dynamic dimensions and (optionally) whether a
-// leaf is a b(...) buffer.
-bool AliasCompatible(const Shape& a, const Shape& b, bool ignore_buffer) {
-  if (ignore_buffer) {
+// How aliased shapes are compared. Layout-insensitive: equal ignoring
+// layout and dynamic dimensions. Layout-sensitive (checks/layout_sensitive.h):
+// equal with layouts, but for the memory space of a scalar custom-call
+// operand, and tiles and memory spaces of a nested or dead fusion. Either
+// way, optionally, whether a leaf is a b(...) buffer.
+struct AliasComparison {
+  bool layout_sensitive = false;
+  bool ignore_buffer = false;
+  bool ignore_memory_space = false;
+  bool ignore_tiles = false;
+};
+
+bool AliasCompatible(const Shape& a, const Shape& b, const AliasComparison& how) {
+  if (how.ignore_buffer) {
     const Shape& x = a.IsBuffer() ? *a.tuple_shapes[0] : a;
     const Shape& y = b.IsBuffer() ? *b.tuple_shapes[0] : b;
-    if (&x != &a || &y != &b) return AliasCompatible(x, y, true);
+    if (&x != &a || &y != &b) return AliasCompatible(x, y, how);
   }
-  return Compatible(a, b);
+  if (!how.layout_sensitive) return Compatible(a, b);
+  ShapeEqualOptions options;
+  options.ignore_memory_space = how.ignore_memory_space;
+  options.ignore_tiles = how.ignore_tiles;
+  return ShapesEqual(a, b, options);
+}
+
+// XLA prints layouts in this message; without them a layout-sensitive
+// mismatch would read "f32[2] vs f32[2]".
+std::string AliasShapeString(const Shape& s, const AliasComparison& how) {
+  return how.layout_sensitive ? ShapeToStringWithDefaultLayout(s) : HumanString(s);
 }
 
 bool IsDenseArray(const Shape& s) { return s.IsArray(); }
@@ -61,9 +82,10 @@ class VerifyAliasConfigRule : public Rule {
   }
 
  private:
-  static void Report(RuleContext& ctx, InstrId id, std::string_view check, std::string message) {
-    ctx.ReportAtAttribute(id, AttrName::kOutputToOperandAliasing,
-                          StrCat("[", check, "] ", message));
+  static DiagnosticBuilder Report(RuleContext& ctx, InstrId id, std::string_view check,
+                                  std::string message) {
+    return ctx.ReportAtAttribute(id, AttrName::kOutputToOperandAliasing,
+                                 StrCat("[", check, "] ", message));
   }
 
   // HandleCustomCall / HandleFusion.
@@ -80,6 +102,7 @@ class VerifyAliasConfigRule : public Rule {
       pin_unpin = target == "Pin" || target == "Unpin";
     }
     std::span<const InstrId> operands = m.operands(id);
+    const bool layout_sensitive = VerifiedLayoutSensitive(ctx);
     for (const OutputOperandAlias& alias : ctx.analyses().Get<CallAttributes>().Aliasing(id)) {
       if (alias.operand < 0 || alias.operand >= static_cast<int64_t>(operands.size())) {
         Report(ctx, id, check, StrCat("Invalid aliasing operand index ", alias.operand,
@@ -102,17 +125,85 @@ class VerifyAliasConfigRule : public Rule {
                                       HumanString(m.shape(id)), "."));
         return;
       }
-      if (!AliasCompatible(*output_sub, *operand_sub, pin_unpin)) {
-        Report(ctx, id, check, StrCat("Different aliasing shapes: ", HumanString(*operand_sub),
-                                      " vs ", HumanString(*output_sub)));
+      AliasComparison how{layout_sensitive, pin_unpin, false, false};
+      // A scalar operand may live in another memory space (custom calls only).
+      how.ignore_memory_space =
+          custom_call && operand_sub->IsArray() && ElementCount(*operand_sub) == 1;
+      if (!AliasCompatible(*output_sub, *operand_sub, how) && !custom_call &&
+          layout_sensitive && NestedOrDeadFusion(m, id)) {
+        how.ignore_memory_space = how.ignore_tiles = true;
+      }
+      if (!AliasCompatible(*output_sub, *operand_sub, how)) {
+        Report(ctx, id, check,
+               StrCat("Different aliasing shapes: ", AliasShapeString(*operand_sub, how), " vs ",
+                      AliasShapeString(*output_sub, how)));
         return;
       }
     }
   }
 
+  // HandleAsyncStart before 2026-06-30: indices refer to the start's own
+  // shape and operands (an empty output index is the whole start shape).
+  static void CheckAsyncStartOwnShapes(RuleContext& ctx, InstrId id) {
+    const Module& m = ctx.module();
+    constexpr std::string_view kCheck = "ShapeVerifier::HandleAsyncStart";
+    if (!m.has_known_shape(id)) return;
+    std::span<const InstrId> operands = m.operands(id);
+    const AliasComparison how{VerifiedLayoutSensitive(ctx), true, false, false};
+    for (const OutputOperandAlias& alias : ctx.analyses().Get<CallAttributes>().Aliasing(id)) {
+      if (alias.operand < 0 || alias.operand >= static_cast<int64_t>(operands.size())) {
+        Report(ctx, id, kCheck, "Invalid aliasing operand index.")
+            .AssumesXla(XlaChange::kAsyncStartAliasWrappedComputation);
+        return;
+      }
+      const InstrId operand = operands[static_cast<size_t>(alias.operand)];
+      if (!m.has_known_shape(operand)) continue;
+      const Shape* operand_sub = Subshape(m.shape(operand), alias.operand_index);
+      if (operand_sub == nullptr) {
+        Report(ctx, id, kCheck, "Invalid aliasing operand shape index.")
+            .AssumesXla(XlaChange::kAsyncStartAliasWrappedComputation);
+        return;
+      }
+      const Shape* output_sub = Subshape(m.shape(id), alias.output_index);
+      if (output_sub == nullptr) {
+        Report(ctx, id, kCheck, "Invalid aliasing output shape index.")
+            .AssumesXla(XlaChange::kAsyncStartAliasWrappedComputation);
+        return;
+      }
+      if (!AliasCompatible(*output_sub, *operand_sub, how)) {
+        Report(ctx, id, kCheck,
+               StrCat("Different aliasing shapes: ", AliasShapeString(*operand_sub, how), " vs ",
+                      AliasShapeString(*output_sub, how)))
+            .AssumesXla(XlaChange::kAsyncStartAliasWrappedComputation);
+        return;
+      }
+    }
+  }
+
+  // HandleFusion relaxes the layout-sensitive comparison for a nested
+  // fusion and for one in a computation nothing calls (the scheduler may
+  // leave such computations behind). Looked up only after a mismatch.
+  static bool NestedOrDeadFusion(const Module& m, InstrId fusion) {
+    const CompId parent = m.parent(fusion);
+    if (m.computation(parent).is_fusion_computation) return true;
+    if (parent == m.entry()) return false;
+    for (CompId c = 0; c < m.computation_count(); ++c) {
+      for (InstrId id : m.instructions(c)) {
+        for (CompId callee : m.called(id)) {
+          if (callee == parent) return false;
+        }
+      }
+    }
+    return true;
+  }
+
   // HandleAsyncStart: indices refer to the fully bound async shape
   // (tuple(parameters), result, context...) and to the wrapped parameters.
   static void CheckAsyncStart(RuleContext& ctx, InstrId id) {
+    if (!ctx.xla().Has(XlaChange::kAsyncStartAliasWrappedComputation)) {
+      CheckAsyncStartOwnShapes(ctx, id);
+      return;
+    }
     const Module& m = ctx.module();
     constexpr std::string_view kCheck = "ShapeVerifier::HandleAsyncStart";
     std::span<const CompId> called = m.called(id);
@@ -133,39 +224,47 @@ class VerifyAliasConfigRule : public Rule {
     for (size_t i = 2; i < start.tuple_shapes.size(); ++i) {
       bound.tuple_shapes.push_back(start.tuple_shapes[i]);
     }
+    const AliasComparison how{VerifiedLayoutSensitive(ctx), true, false, false};
     for (const OutputOperandAlias& alias : ctx.analyses().Get<CallAttributes>().Aliasing(id)) {
       if (alias.operand < 0) {
-        Report(ctx, id, kCheck, "Negative operand number in aliasing config.");
+        Report(ctx, id, kCheck, "Negative operand number in aliasing config.")
+            .AssumesXla(XlaChange::kAsyncStartAliasWrappedComputation);
         return;
       }
       if (alias.operand >= static_cast<int64_t>(program.parameters.size())) {
         Report(ctx, id, kCheck, StrCat("Operand number ", alias.operand,
-                                       " in aliasing config is out of bounds."));
+                                       " in aliasing config is out of bounds."))
+            .AssumesXla(XlaChange::kAsyncStartAliasWrappedComputation);
         return;
       }
       if (alias.output_index.empty()) {
-        Report(ctx, id, kCheck, "Output index should not be empty.");
+        Report(ctx, id, kCheck, "Output index should not be empty.")
+            .AssumesXla(XlaChange::kAsyncStartAliasWrappedComputation);
         return;
       }
       const Shape* output_sub = Subshape(bound, alias.output_index);
       if (output_sub == nullptr) {
         Report(ctx, id, kCheck, StrCat("Invalid aliasing output shape index ",
-                                       ShapeIndexToString(alias.output_index), "."));
+                                       ShapeIndexToString(alias.output_index), "."))
+            .AssumesXla(XlaChange::kAsyncStartAliasWrappedComputation);
         return;
       }
       const Shape* operand_sub =
           Subshape(*program.parameters[static_cast<size_t>(alias.operand)], alias.operand_index);
       if (operand_sub == nullptr) {
         Report(ctx, id, kCheck, StrCat("Invalid aliasing operand shape index ",
-                                       ShapeIndexToString(alias.operand_index), "."));
+                                       ShapeIndexToString(alias.operand_index), "."))
+            .AssumesXla(XlaChange::kAsyncStartAliasWrappedComputation);
         return;
       }
       // An empty-tuple output aliased to an operand takes the operand's
       // value (late binding of an output buffer).
       const bool binds_empty = output_sub->IsTuple() && output_sub->tuple_shapes.empty();
-      if (!binds_empty && !AliasCompatible(*output_sub, *operand_sub, true)) {
-        Report(ctx, id, kCheck, StrCat("Different aliasing shapes: ", HumanString(*output_sub),
-                                       " vs ", HumanString(*operand_sub)));
+      if (!binds_empty && !AliasCompatible(*output_sub, *operand_sub, how)) {
+        Report(ctx, id, kCheck,
+               StrCat("Different aliasing shapes: ", AliasShapeString(*operand_sub, how), " vs ",
+                      AliasShapeString(*output_sub, how)))
+            .AssumesXla(XlaChange::kAsyncStartAliasWrappedComputation);
         return;
       }
     }

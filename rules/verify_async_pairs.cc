@@ -10,6 +10,7 @@
 #include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
 #include "parse/attributes.h"
+#include "rules/checks/layout_sensitive.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
@@ -221,13 +222,23 @@ class VerifyAsyncPairsRule : public Rule {
     return m.opcode(id) == Opcode::kAsyncStart ? id : kNoId;
   }
 
+  // ShapeVerifier::ShapesSame: layouts count in layout-sensitive mode.
+  static bool SameAsyncShape(const Shape& a, const Shape& b, bool layout_sensitive) {
+    return layout_sensitive ? SameShapeWithLayout(a, b) : Compatible(a, b);
+  }
+
   static bool PrefixCompatible(std::span<const Shape* const> prefix,
-                               std::span<const Shape* const> full) {
+                               std::span<const Shape* const> full, bool layout_sensitive) {
     if (prefix.size() > full.size()) return false;
     for (size_t i = 0; i < prefix.size(); ++i) {
-      if (!Compatible(*prefix[i], *full[i])) return false;
+      if (!SameAsyncShape(*prefix[i], *full[i], layout_sensitive)) return false;
     }
     return true;
+  }
+
+  // Shapes as the message prints them: with layouts when they count.
+  static std::string AsyncShapeString(const Shape& s, bool layout_sensitive) {
+    return layout_sensitive ? ShapeToStringWithDefaultLayout(s) : HumanString(s);
   }
 
   static void CheckAsyncShapes(RuleContext& ctx, InstrId id) {
@@ -268,6 +279,8 @@ class VerifyAsyncPairsRule : public Rule {
     auto report = [&](std::string message) {
       ctx.Report(id, StrCat("[", handler, "] The ", DisplayOpcode(m, id), " ", message));
     };
+    const bool ls = VerifiedLayoutSensitive(ctx);
+    auto text = [ls](const Shape& s) { return AsyncShapeString(s, ls); };
     if (op == Opcode::kAsyncDone) {
       const InstrId prev = m.operand(id, 0);
       const Shape& prev_shape = m.shape(prev);
@@ -285,9 +298,9 @@ class VerifyAsyncPairsRule : public Rule {
       // that operand's shape.
       const bool bound_output = root->IsTuple() && root->tuple_shapes.empty() &&
                                 m.FindAttribute(start, AttrName::kOutputToOperandAliasing);
-      if (!bound_output && !Compatible(m.shape(id), *root)) {
+      if (!bound_output && !SameAsyncShape(m.shape(id), *root, ls)) {
         report(StrCat("expects its shape to match the async computation result shape (",
-                      HumanString(m.shape(id)), " vs ", HumanString(*root), ")"));
+                      text(m.shape(id)), " vs ", text(*root), ")"));
       }
       return;
     }
@@ -309,23 +322,24 @@ class VerifyAsyncPairsRule : public Rule {
     }
     if (bound.size() > params.size() ||
         !PrefixCompatible(bound.subspan(first_new),
-                          params.subspan(std::min(first_new, params.size())))) {
+                          params.subspan(std::min(first_new, params.size())), ls)) {
       report(StrCat("expects the async shape at index {0} to be a tuple with shapes that match "
                     "the prefix of the async computation parameter shape (",
-                    HumanString(*shape.tuple_shapes[0]), " vs ", ParamsString(params), ")"));
+                    text(*shape.tuple_shapes[0]), " vs ", ParamsString(params, ls), ")"));
       return;
     }
     const Shape& output = *shape.tuple_shapes[1];
     bool output_ok;
     if (root->IsTuple()) {
-      output_ok = output.IsTuple() && PrefixCompatible(output.tuple_shapes, root->tuple_shapes);
+      output_ok =
+          output.IsTuple() && PrefixCompatible(output.tuple_shapes, root->tuple_shapes, ls);
     } else {
-      output_ok = (output.IsTuple() && output.tuple_shapes.empty()) || Compatible(output, *root);
+      output_ok = (output.IsTuple() && output.tuple_shapes.empty()) ||
+                  SameAsyncShape(output, *root, ls);
     }
     if (!output_ok) {
       report(StrCat("expects the async shape at index {1} to match the prefix of the async "
-                    "computation result shape (", HumanString(output), " vs ",
-                    HumanString(*root), ")"));
+                    "computation result shape (", text(output), " vs ", text(*root), ")"));
       return;
     }
     std::span<const InstrId> operands = m.operands(id);
@@ -335,10 +349,10 @@ class VerifyAsyncPairsRule : public Rule {
         return;
       }
       for (size_t i = 0; i < operands.size(); ++i) {
-        if (!Compatible(m.shape(operands[i]), *bound[i])) {
+        if (!SameAsyncShape(m.shape(operands[i]), *bound[i], ls)) {
           report(StrCat("expects the shape of operand ", i, " to match the async shape at index "
-                        "{0, ", i, "} (", HumanString(m.shape(operands[i])), " vs ",
-                        HumanString(*bound[i]), ")"));
+                        "{0, ", i, "} (", text(m.shape(operands[i])), " vs ", text(*bound[i]),
+                        ")"));
           return;
         }
       }
@@ -360,10 +374,10 @@ class VerifyAsyncPairsRule : public Rule {
     }
     for (size_t j = 0; j < added; ++j) {
       const Shape& x = m.shape(operands[j + 1]);
-      if (!Compatible(x, *bound[before + j])) {
+      if (!SameAsyncShape(x, *bound[before + j], ls)) {
         report(StrCat("expects the shape of operand ", j + 1, " to match the async shape at "
-                      "index {0, ", before + j, "} (", HumanString(x), " vs ",
-                      HumanString(*bound[before + j]), ")"));
+                      "index {0, ", before + j, "} (", text(x), " vs ", text(*bound[before + j]),
+                      ")"));
         return;
       }
     }
@@ -414,11 +428,11 @@ class VerifyAsyncPairsRule : public Rule {
     return true;
   }
 
-  static std::string ParamsString(std::span<const Shape* const> params) {
+  static std::string ParamsString(std::span<const Shape* const> params, bool layout_sensitive) {
     std::string out = "(";
     for (size_t i = 0; i < params.size(); ++i) {
       if (i) out += ", ";
-      out += HumanString(*params[i]);
+      out += AsyncShapeString(*params[i], layout_sensitive);
     }
     return out + ")";
   }

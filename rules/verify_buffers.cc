@@ -6,6 +6,7 @@
 #include "analysis/call_attributes.h"
 #include "analysis/shape_inference.h"
 #include "parse/attributes.h"
+#include "rules/checks/layout_sensitive.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
@@ -113,6 +114,12 @@ class VerifyBuffersRule : public Rule {
       if (!Compatible(from, *to.tuple_shapes[0])) {
         return fail(StrCat(target, " must keep the shape: ", HumanString(operand), " vs ",
                            HumanString(*result)));
+      }
+      // VerifyPin/VerifyUnpin compare layouts too in layout-sensitive mode.
+      if (VerifiedLayoutSensitive(ctx) && !SameShapeWithLayout(from, *to.tuple_shapes[0])) {
+        return fail(StrCat(target, " must keep the layout: ",
+                           ShapeToStringWithDefaultLayout(operand), " vs ",
+                           ShapeToStringWithDefaultLayout(*result)));
       }
       if (aliases.size() != 1) {
         return fail(StrCat(target, " must have exactly one output_to_operand_aliasing pair, "

@@ -3,13 +3,28 @@
 // layout and memory space of the parameter they alias
 // (ShapeVerifier::VerifyEntryComputationLayout). Shape differences between
 // the layout and the entry are warnings: translation tests carry them, and
-// XLA replaces the entry layout when it compiles.
+// XLA replaces the entry layout when it compiles. Layout differences are
+// errors where XLA verifies layout-sensitively (checks/layout_sensitive.h),
+// and no finding before layout assignment, which gives the entry the
+// layout's layouts.
 #include "analysis/shape_inference.h"
+#include "rules/checks/layout_sensitive.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
 namespace hlolint {
 namespace {
+
+// ShapesSame in layout-sensitive mode as VerifyEntryComputationLayout calls
+// it: tiles, tail padding and memory spaces aside (TPU layout assignment
+// leaves tiles out of the entry layout).
+bool SameEntryLayout(const Shape& instruction, const Shape& layout) {
+  ShapeEqualOptions options;
+  options.ignore_tiles = true;
+  options.ignore_tail_padding = true;
+  options.ignore_memory_space = true;
+  return ShapesEqual(instruction, layout, options);
+}
 
 class VerifyEntryLayoutRule : public Rule {
  public:
@@ -31,6 +46,10 @@ class VerifyEntryLayoutRule : public Rule {
     constexpr std::string_view kReplaced =
         "XLA's verifier rejects the module as written; XLA's compiler replaces the entry layout "
         "with the computation's, which is why translation tests carry such layouts";
+    constexpr std::string_view kLayoutSensitive =
+        "XLA's compilers verify layouts from layout assignment on, and this dump was taken "
+        "after it";
+    const bool layout_sensitive = VerifiedLayoutSensitive(ctx);
     if (header.entry_param_layouts.size() != entry.parameters().size()) {
       ctx.ReportAt(at, StrCat("entry_computation_layout has ", header.entry_param_layouts.size(),
                               " parameters, the entry computation ", entry.parameters().size()))
@@ -57,6 +76,16 @@ class VerifyEntryLayoutRule : public Rule {
                            HumanString(layout)))
               .Note(std::string(kReplaced))
               .Fix("make the parameter's shape and its entry in the layout agree");
+        } else if (layout_sensitive && !SameEntryLayout(m.shape(p), layout)) {
+          ctx.Report(p, StrCat("entry parameter ", i, " has another layout than "
+                               "entry_computation_layout gives it"))
+              .Label(StrCat("laid out ", ShapeToStringWithDefaultLayout(m.shape(p))))
+              .Note(StrCat(kCheck, "Shape of the entry computation parameter ", i, " is ",
+                           ShapeToStringWithDefaultLayout(m.shape(p)),
+                           " should be compatible to the one specified in module's entry "
+                           "computation layout ", ShapeToStringWithDefaultLayout(layout)))
+              .Note(std::string(kLayoutSensitive))
+              .Fix("give the parameter the layout entry_computation_layout gives it");
         }
       }
     }
@@ -75,6 +104,16 @@ class VerifyEntryLayoutRule : public Rule {
                          HumanString(layout), ")"))
             .Note(std::string(kReplaced))
             .Fix("make the ROOT's shape and the layout's result agree");
+      } else if (layout_sensitive && !SameEntryLayout(m.shape(entry.root), layout)) {
+        ctx.Report(entry.root, "the entry computation's result has another layout than "
+                               "entry_computation_layout gives it")
+            .Label(StrCat("laid out ", ShapeToStringWithDefaultLayout(m.shape(entry.root))))
+            .Note(StrCat(kCheck, "Shape of the root instruction of entry computation (",
+                         ShapeToStringWithDefaultLayout(m.shape(entry.root)),
+                         ") should be compatible to one specified in module's entry "
+                         "computation layout (", ShapeToStringWithDefaultLayout(layout), ")"))
+            .Note(std::string(kLayoutSensitive))
+            .Fix("give the ROOT the result layout of entry_computation_layout");
       }
     }
     if (header.entry_result_layout == kNoShape) return;

@@ -7,16 +7,23 @@
 // kCopy); copy-start keeps the operand's minor-to-major order
 // (ShapeVerifier::HandleCopyStart). Only layouts written in the text are
 // compared. A bitcast that changes the byte size (ShapeVerifier::HandleBitcast,
-// layout-sensitive mode only) is a warning, and only when both sizes are
-// plain element count times element bytes (no tiles, padding or sub-byte
-// types make the size a backend fact): XLA's default verifier does not check
-// bitcasts, and scheduler tests carry such bitcasts. With
-// "verify_no_host_memory_space" in "verify-options", no result may be laid
-// out in host memory (VerifyNoHostMemorySpace).
+// layout-sensitive mode only) is reported when both sizes are plain element
+// count times element bytes (no tiles, padding or sub-byte types make the
+// size a backend fact): an error where XLA verifies layout-sensitively
+// (checks/layout_sensitive.h), else a warning, since XLA's default verifier
+// does not check bitcasts and scheduler tests carry such bitcasts. In
+// layout-sensitive mode, every op that layout assignment may not change
+// layouts of keeps its operands' layouts, unwritten ones being the default
+// (InstructionVerifier::Postprocess). With "verify_no_host_memory_space" in
+// "verify-options", no result may be laid out in host memory
+// (VerifyNoHostMemorySpace).
 #include <optional>
+#include <vector>
 
+#include "analysis/bitcast.h"
 #include "analysis/opcode_index.h"
 #include "analysis/shape_inference.h"
+#include "rules/checks/layout_sensitive.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
@@ -26,6 +33,43 @@ namespace {
 constexpr int64_t kHostMemorySpace = 5;
 
 bool WrittenArrayLayout(const Shape& s) { return s.IsArray() && s.has_layout; }
+
+// LayoutAssignment::InstructionCanChangeLayout is false: the ops whose
+// operands of the result's rank must have its layout once layouts are
+// assigned (InstructionVerifier::Postprocess, layout-sensitive mode).
+// Dynamic-slice and concatenate are checked in every mode.
+bool KeepsLayoutOnceAssigned(Opcode op) {
+  switch (op) {
+    case Opcode::kAbs: case Opcode::kAcos: case Opcode::kAcosh: case Opcode::kAsin:
+    case Opcode::kAsinh: case Opcode::kAdd: case Opcode::kAddDependency: case Opcode::kAnd:
+    case Opcode::kAtan2: case Opcode::kAtanh: case Opcode::kBitcastConvert: case Opcode::kCeil:
+    case Opcode::kClamp: case Opcode::kClz: case Opcode::kCompare: case Opcode::kComplex:
+    case Opcode::kConvert: case Opcode::kCos: case Opcode::kCosh: case Opcode::kAllGather:
+    case Opcode::kAllGatherStart: case Opcode::kAllGatherDone: case Opcode::kAllToAll:
+    case Opcode::kCollectiveBroadcast: case Opcode::kCollectivePermute: case Opcode::kDivide:
+    case Opcode::kDynamicUpdateSlice: case Opcode::kErf: case Opcode::kExp: case Opcode::kExpm1:
+    case Opcode::kFft: case Opcode::kFloor: case Opcode::kImag: case Opcode::kIsFinite:
+    case Opcode::kLog: case Opcode::kLog1p: case Opcode::kLogistic: case Opcode::kMap:
+    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kMultiply: case Opcode::kMulhi:
+    case Opcode::kNegate: case Opcode::kNot: case Opcode::kOptimizationBarrier: case Opcode::kOr:
+    case Opcode::kXor: case Opcode::kPad: case Opcode::kPower: case Opcode::kReal:
+    case Opcode::kReducePrecision: case Opcode::kReduceWindow: case Opcode::kRemainder:
+    case Opcode::kReverse: case Opcode::kRoundNearestAfz: case Opcode::kRoundNearestEven:
+    case Opcode::kRsqrt: case Opcode::kScatter: case Opcode::kSelect:
+    case Opcode::kSelectAndScatter: case Opcode::kShiftLeft: case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical: case Opcode::kSign: case Opcode::kSin: case Opcode::kSinh:
+    case Opcode::kSlice: case Opcode::kSort: case Opcode::kTopK: case Opcode::kSqrt:
+    case Opcode::kCbrt: case Opcode::kSubtract: case Opcode::kStochasticConvert: case Opcode::kTan:
+    case Opcode::kTanh: case Opcode::kPopulationCount: case Opcode::kTriangularSolve:
+    case Opcode::kCholesky: case Opcode::kWhile: case Opcode::kSetDimensionSize:
+    case Opcode::kAllReduce: case Opcode::kReduceScatter: case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone: case Opcode::kRaggedAllToAll: case Opcode::kScan:
+      return true;
+    default:
+      return false;
+  }
+}
+
 
 class VerifyLayoutRule : public Rule {
  public:
@@ -50,6 +94,11 @@ class VerifyLayoutRule : public Rule {
         case Opcode::kCopy: CheckHostCopy(ctx, id); break;
         case Opcode::kBitcast: CheckBitcastSize(ctx, id); break;
         default: CheckCopyStart(ctx, id); break;
+      }
+    }
+    if (VerifiedLayoutSensitive(ctx)) {
+      for (InstrId id : ctx.analyses().Get<OpcodeIndex>().Collect(KeepsLayoutOnceAssigned)) {
+        if (m.has_known_shape(id)) CheckKeepsLayout(ctx, id);
       }
     }
     if (ctx.verifier_options().verify_no_host_memory_space) CheckNoHostMemorySpace(ctx);
@@ -104,7 +153,7 @@ class VerifyLayoutRule : public Rule {
                           ShapeToString(m.shape(id)), ") (", ShapeToString(m.shape(operand)),
                           ")"))
         .Note(operand, "operand")
-        .WithSeverity(Severity::kWarning);
+        .WithSeverity(VerifiedLayoutSensitive(ctx) ? Severity::kError : Severity::kWarning);
   }
 
   static void CheckPreserved(RuleContext& ctx, InstrId id) {
@@ -129,6 +178,37 @@ class VerifyLayoutRule : public Rule {
             .Note(operand, "operand with a different layout");
         return;
       }
+    }
+  }
+
+  // InstructionVerifier::Postprocess in layout-sensitive mode: tiles and
+  // memory spaces aside, and the element size where an op may change it.
+  static void CheckKeepsLayout(RuleContext& ctx, InstrId id) {
+    const Module& m = ctx.module();
+    const Shape& result = m.shape(id);
+    if (!result.IsArray()) return;
+    const Opcode op = m.opcode(id);
+    const std::vector<int64_t> result_order = MinorToMajor(result);
+    const int64_t result_bits = result.has_layout ? result.layout.element_size_bits : 0;
+    for (InstrId operand : m.operands(id)) {
+      if (!m.has_known_shape(operand)) continue;
+      const Shape& s = m.shape(operand);
+      if (!s.IsArray() || s.rank() != result.rank()) continue;
+      const bool may_change_element_size =
+          op == Opcode::kConvert || op == Opcode::kCompare || op == Opcode::kIsFinite ||
+          op == Opcode::kScatter ||
+          (op == Opcode::kSelect && s.element_type == PrimitiveType::kPred);
+      const int64_t bits = s.has_layout ? s.layout.element_size_bits : 0;
+      if (MinorToMajor(s) == result_order &&
+          (may_change_element_size || bits == result_bits)) {
+        continue;
+      }
+      ctx.Report(id, StrCat("[InstructionVerifier::Postprocess] Instruction shouldn't change "
+                            "layouts: ", OpcodeName(op), " from ",
+                            ShapeToStringWithDefaultLayout(s), " to ",
+                            ShapeToStringWithDefaultLayout(result)))
+          .Note(operand, "operand with a different layout");
+      return;
     }
   }
 

@@ -74,6 +74,13 @@ constexpr std::array kChanges = {
                   std::nullopt,
                   "a 4-operand collective-permute has in-place pairs only when it is in place "
                   "(non-empty slice_sizes)"},
+    XlaChangeInfo{XlaChange::kAsyncStartAliasWrappedComputation,
+                  "async-start-alias-wrapped-computation", Day(20260630), "31c60efaa293",
+                  std::nullopt,
+                  "the verifier checks an async-start's output_to_operand_aliasing against the "
+                  "wrapped computation (operand numbers its parameters, output indices into "
+                  "(parameters, result, context...), no empty output index); before, against the "
+                  "start's own operands and shape"},
     XlaChangeInfo{XlaChange::kVariadicAsyncUpdate, "variadic-async-update", Day(20260703),
                   "2b869c6e8344", std::nullopt,
                   "the parser accepts async-update and async-done with more operands than the "

@@ -58,6 +58,7 @@ enum class XlaChange : uint8_t {
   kGpuReshapeIsNoOpForAliasing,           // GPU
   kAllReduceStartNvshmemInPlace,          // the NVSHMEM exception removed
   kCollectivePermuteInPlaceNeedsSlices,
+  kAsyncStartAliasWrappedComputation,     // async-start aliasing against calls=
   kVariadicAsyncUpdate,                   // async-update takes several operands
   kAsyncUpdateDoneInPlace,
   kMalformedAttributeErrors,              // rhs_reversal= size checked

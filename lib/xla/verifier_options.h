@@ -11,8 +11,9 @@
 namespace hlolint {
 
 struct VerifierOptions {
-  // HloVerifierOpts::layout_sensitive: the module is verified as after
-  // layout assignment (here: a non-associative scan is rejected).
+  // HloVerifierOpts::layout_sensitive: every module is verified as after
+  // layout assignment (rules/checks/layout_sensitive.h), and a
+  // non-associative scan is rejected.
   bool layout_sensitive = false;
   // allow_mixed_precision: operands of one op may mix floating-point types.
   // On by default, unlike HloVerifierOpts: the pipelines that write dumps

@@ -124,13 +124,19 @@ bool ShapeChecker::Check(InstrId id, VerifyFinding* f) {
   const Shape& result = m_.shape(id);
   const Opcode op = m_.opcode(id);
   if (original_values_ && m_.instr(id).attr_count != 0 && op != Opcode::kCall &&
-      m_.FindAttribute(id, AttrName::kOrigin) != nullptr &&
-      !OriginalValueMatchesShape(AttributeText(m_, id, AttrName::kOrigin), result)) {
-    return Fail("VerifyOriginalValue",
-                StrCat("Mismatched tuple structure in original_value ",
-                       AttributeText(m_, id, AttrName::kOrigin), " for shape ",
-                       HumanString(result)),
-                f, AttrName::kOrigin);
+      m_.FindAttribute(id, AttrName::kOrigin) != nullptr) {
+    if (std::optional<OriginalValueMismatch> mismatch =
+            CompareOriginalValue(AttributeText(m_, id, AttrName::kOrigin), result)) {
+      return Fail("VerifyOriginalValue",
+                  StrCat("Mismatched tuple structure in shape and original value: shape ",
+                         HumanString(result), ", original value ",
+                         AttributeText(m_, id, AttrName::kOrigin),
+                         ". Shape indices in shape only: {",
+                         ShapeIndicesToString(mismatch->shape_only),
+                         "}, in original value only: {",
+                         ShapeIndicesToString(mismatch->value_only), "}"),
+                  f, AttrName::kOrigin);
+    }
   }
   const Dispatch dispatch = dispatch_[static_cast<size_t>(op)];
   if (dispatch == Dispatch::kNone) return true;
