@@ -1,6 +1,8 @@
 #include "analysis/buffer_liveness.h"
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 #include <utility>
 
 #include "analysis/in_place.h"
@@ -385,9 +387,97 @@ void BufferLiveness::WalkComputation(CompId computation) {
   }
   MarkRoot(computation);
   liveness.buffers_end = static_cast<uint32_t>(buffers_.size());
+  if (computation == m_.entry()) HostTemporaries(liveness);
   ComputePeaks(liveness);
   computation_index_[computation] = static_cast<uint32_t>(computations_.size());
   computations_.push_back(std::move(liveness));
+}
+
+// XLA gives each entry output and each donated parameter an allocation of
+// its own (maybe-live-out), and its heap simulator puts temporaries into
+// them while they hold nothing live: an output's before the output is
+// defined, a donated parameter's after the parameter's last use (and
+// before the output aliased to it is defined). Those temporaries cost
+// nothing more. Here the largest temporaries go first, each to the
+// smallest such buffer that is large enough and free for its whole live
+// range, one at a time (XLA may also pack several side by side).
+void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
+  struct Host {
+    uint64_t bytes;
+    uint32_t free_from;  // first position of the window
+    uint32_t free_to;    // one past its last position
+    uint8_t space;
+    std::map<uint32_t, uint32_t> taken;  // live ranges placed: first -> last
+  };
+  std::vector<Host> hosts;
+  const InstrId root = m_.computation(entry.computation).root;
+  // The definition of the output aliased to each donated parameter leaf.
+  absl::flat_hash_map<std::pair<int64_t, uint32_t>, uint32_t> aliased_output_defined_at;
+  std::vector<uint8_t> donated(m_.computation(entry.computation).parameter_count, 0);
+  for (const InputOutputAlias& alias : m_.header().input_output_alias) {
+    if (alias.parameter < 0 || static_cast<size_t>(alias.parameter) >= donated.size()) continue;
+    donated[static_cast<size_t>(alias.parameter)] = 1;
+    const auto [out_slot, out_shape] = root == kNoId ? std::pair<uint32_t, const Shape*>{0, nullptr}
+                                                     : SlotOf(m_.shape(root), alias.output_index);
+    const uint32_t output = out_shape == nullptr ? kNoId : BufferAt(root, out_slot);
+    const InstrId parameter = m_.computation(entry.computation).parameters()[alias.parameter];
+    if (parameter == kNoId) continue;
+    const auto [param_slot, param_shape] = SlotOf(m_.shape(parameter), alias.parameter_index);
+    if (param_shape == nullptr || output == kNoId) continue;
+    aliased_output_defined_at[{alias.parameter, param_slot}] = buffers_[output].defined_at;
+  }
+  for (const BufferDonor& donor : m_.header().buffer_donors) {
+    if (donor.parameter >= 0 && static_cast<size_t>(donor.parameter) < donated.size()) {
+      donated[static_cast<size_t>(donor.parameter)] = 1;
+    }
+  }
+  const uint32_t end = static_cast<uint32_t>(m_.instructions(entry.computation).size());
+  for (uint32_t i = entry.buffers_begin; i < entry.buffers_end; ++i) {
+    const LogicalBuffer& b = buffers_[i];
+    if (b.kind == BufferKind::kOutput && b.defined_at > 0) {
+      hosts.push_back({b.bytes, 0, b.defined_at, b.space, {}});
+    } else if (b.kind == BufferKind::kEntryParameter && m_.opcode(b.instr) == Opcode::kParameter) {
+      const int64_t number = m_.number(b.instr);
+      if (number < 0 || static_cast<size_t>(number) >= donated.size() || !donated[number]) continue;
+      const auto aliased = aliased_output_defined_at.find({number, b.slot});
+      const uint32_t free_to = aliased == aliased_output_defined_at.end() ? end : aliased->second;
+      if (b.last_use + 1 < free_to) hosts.push_back({b.bytes, b.last_use + 1, free_to, b.space, {}});
+    }
+  }
+  if (hosts.empty()) return;
+  std::sort(hosts.begin(), hosts.end(),
+            [](const Host& a, const Host& b) { return a.bytes < b.bytes; });
+  const uint64_t largest_host = hosts.back().bytes;
+  std::vector<uint32_t> temporaries;
+  for (uint32_t i = entry.buffers_begin; i < entry.buffers_end; ++i) {
+    const LogicalBuffer& b = buffers_[i];
+    if (b.kind == BufferKind::kTemporary && b.bytes > 0 && b.bytes <= largest_host) {
+      temporaries.push_back(i);
+    }
+  }
+  std::stable_sort(temporaries.begin(), temporaries.end(), [&](uint32_t a, uint32_t b) {
+    return buffers_[a].bytes > buffers_[b].bytes;
+  });
+  // Each temporary tries a bounded number of hosts: the work stays linear
+  // in the temporaries however many outputs and parameters there are.
+  constexpr size_t kHostsTried = 16;
+  for (uint32_t i : temporaries) {
+    LogicalBuffer& t = buffers_[i];
+    auto host = std::lower_bound(hosts.begin(), hosts.end(), t.bytes,
+                                 [](const Host& h, uint64_t bytes) { return h.bytes < bytes; });
+    for (size_t tried = 0; host != hosts.end() && tried < kHostsTried; ++host, ++tried) {
+      if (host->space != t.space || t.defined_at < host->free_from || t.last_use >= host->free_to) {
+        continue;
+      }
+      // Free when no placed range overlaps [defined_at, last_use].
+      auto next = host->taken.lower_bound(t.defined_at);
+      if (next != host->taken.end() && next->first <= t.last_use) continue;
+      if (next != host->taken.begin() && std::prev(next)->second >= t.defined_at) continue;
+      host->taken.emplace(t.defined_at, t.last_use);
+      t.kind = BufferKind::kHostedTemporary;
+      break;
+    }
+  }
 }
 
 std::vector<uint64_t> BufferLiveness::LiveBytes(const ComputationLiveness& liveness,
@@ -404,8 +494,10 @@ std::vector<uint64_t> BufferLiveness::LiveBytes(const ComputationLiveness& liven
     if (b.kind != BufferKind::kTemporary && !(with_outputs && b.kind == BufferKind::kOutput)) {
       continue;
     }
-    live[b.defined_at] += b.bytes;
-    live[std::min<size_t>(b.last_use, n - 1) + 1] -= b.bytes;
+    const uint64_t bytes =
+        b.kind == BufferKind::kTemporary ? AlignedTemporaryBytes(b.bytes) : b.bytes;
+    live[b.defined_at] += bytes;
+    live[std::min<size_t>(b.last_use, n - 1) + 1] -= bytes;
   }
   uint64_t running = 0;
   for (size_t p = 0; p < n; ++p) {

@@ -46,6 +46,9 @@ enum class BufferKind : uint8_t {
   kOutput,            // the entry's result: lives from its definition on
   kAliasedOutput,     // an entry output that input_output_alias puts in a parameter's buffer
   kCalleeResult,      // a nested computation's result: the caller counts it
+  // An entry temporary that fits in an output's or a donated parameter's
+  // buffer while that holds nothing live: XLA places it there, for free.
+  kHostedTemporary,
 };
 
 struct LogicalBuffer {
@@ -72,6 +75,13 @@ struct ComputationLiveness {
   uint32_t peak_position = 0;
 };
 
+// XLA's CPU backend places temporaries at offsets aligned to this many
+// bytes (cpu_function_runtime::MinAlign), so each takes its size rounded up.
+inline constexpr uint64_t kTemporaryAlignment = 64;
+inline uint64_t AlignedTemporaryBytes(uint64_t bytes) {
+  return (bytes + kTemporaryAlignment - 1) / kTemporaryAlignment * kTemporaryAlignment;
+}
+
 class BufferLiveness {
  public:
   BufferLiveness(const Module& module, Analyses& analyses);
@@ -92,7 +102,8 @@ class BufferLiveness {
   static ShapeIndex SlotIndex(const Shape& shape, uint32_t slot);
 
   // Per position of `computation`, the bytes of memory space `space` that
-  // its temporaries and nested computations need (and, when
+  // its temporaries (each aligned, AlignedTemporaryBytes) and nested
+  // computations need (and, when
   // `with_outputs`, its kOutput buffers from their definition on).
   std::vector<uint64_t> LiveBytes(const ComputationLiveness& computation, uint8_t space,
                                   bool with_outputs) const;
@@ -109,6 +120,7 @@ class BufferLiveness {
   void RecordUses(CompId computation, InstrId instr, uint32_t position);
   void MarkRoot(CompId computation);
   void ComputePeaks(ComputationLiveness& liveness);
+  void HostTemporaries(const ComputationLiveness& entry);
   // Puts the buffers of operand `operand`'s subshape at `from` into
   // `instr`'s slots of its subshape at `to` (the whole subtree, when both
   // subtrees have as many slots), where no buffer is there yet.

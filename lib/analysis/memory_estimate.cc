@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "analysis/buffer_liveness.h"
+#include "ir/shape_bytes.h"
 #include "parse/attributes.h"
 
 namespace hlolint {
@@ -16,6 +17,7 @@ std::string_view KindName(BufferKind kind) {
     case BufferKind::kConstant: return "constant";
     case BufferKind::kOutput: case BufferKind::kAliasedOutput: return "output";
     case BufferKind::kTemporary: case BufferKind::kCalleeResult: return "temporary";
+    case BufferKind::kHostedTemporary: return "temporary";
   }
   return "temporary";
 }
@@ -187,6 +189,51 @@ std::vector<ComputationPeakInfo> ComputationPeaks(const Module& m, const BufferL
   return peaks;
 }
 
+// Whether `opcode` calls computations in an embedded context: once per
+// element or window, inside the instruction's own loop (XLA's
+// CallContext::kEmbedded), not one instruction after another.
+bool CallsEmbedded(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kScatter:
+    case Opcode::kSelectAndScatter: case Opcode::kMap: case Opcode::kSort:
+    case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kReduceScatter:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The thread-local bytes of the embedded computations (each value its own
+// allocation: parameters, root, every instruction but those that only
+// forward), and the constants in them, which XLA allocates as constants.
+void AddEmbeddedComputations(const Module& m, MemoryEstimate& estimate) {
+  std::vector<uint8_t> seen(m.computation_count(), 0);
+  const std::span<const Opcode> opcodes = m.opcodes();
+  for (InstrId id = 0; id < opcodes.size(); ++id) {
+    if (!CallsEmbedded(opcodes[id])) continue;
+    for (CompId callee : m.called(id)) {
+      if (callee >= seen.size() || seen[callee]) continue;
+      seen[callee] = 1;
+      for (InstrId instr : m.instructions(callee)) {
+        const Opcode opcode = m.opcode(instr);
+        if (opcode == Opcode::kGetTupleElement || opcode == Opcode::kBitcast) continue;
+        const Shape& shape = m.shape(instr);
+        uint64_t bytes = 0;
+        if (opcode == Opcode::kTuple) {
+          bytes = kTupleEntryBytes * shape.tuple_shapes.size();
+        } else {
+          bytes = ShapeByteSize(shape).value_or(0);
+        }
+        if (opcode == Opcode::kConstant) {
+          estimate.device.constants_bytes += bytes;
+        } else {
+          estimate.thread_local_bytes += bytes;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 MemoryEstimate EstimateMemory(const Module& m, Analyses& analyses,
@@ -202,6 +249,11 @@ MemoryEstimate EstimateMemory(const Module& m, Analyses& analyses,
     if (b.kind == BufferKind::kAliasedOutput) estimate.aliased_output_bytes += b.bytes;
   }
   estimate.device = FiguresOf(liveness, *entry, 0);
+  AddEmbeddedComputations(m, estimate);
+  estimate.device.total_bytes = estimate.device.parameters_bytes +
+                                estimate.device.constants_bytes + estimate.device.outputs_bytes +
+                                estimate.thread_local_bytes +
+                                estimate.device.temporaries_peak_bytes;
   for (size_t space = 1; space < liveness.memory_spaces().size(); ++space) {
     MemorySpaceFigures figures = FiguresOf(liveness, *entry, static_cast<uint8_t>(space));
     std::vector<uint64_t> live = liveness.LiveBytes(*entry, static_cast<uint8_t>(space), true);
@@ -215,7 +267,8 @@ MemoryEstimate EstimateMemory(const Module& m, Analyses& analyses,
   // The live set along the entry's schedule: what lives throughout, plus
   // outputs once defined, temporaries and what nested computations need.
   std::vector<uint64_t> live = liveness.LiveBytes(*entry, 0, true);
-  const uint64_t always = estimate.device.parameters_bytes + estimate.device.constants_bytes;
+  const uint64_t always = estimate.device.parameters_bytes + estimate.device.constants_bytes +
+                          estimate.thread_local_bytes;
   for (uint64_t& bytes : live) bytes += always;
   estimate.device.peak_bytes = always;
   for (size_t p = 0; p < live.size(); ++p) {

@@ -59,6 +59,10 @@ struct MemorySpaceFigures {
 struct MemoryEstimate {
   // The default memory space (S(0), device memory).
   MemorySpaceFigures device;
+  // Every value of the computations called in an embedded context (reducers,
+  // comparators: to_apply of reduce, scatter, sort, ...), each in an
+  // allocation of its own (XLA's thread-local allocations); in the total.
+  uint64_t thread_local_bytes = 0;
   // Bytes of entry outputs that input_output_alias puts in parameters' buffers.
   uint64_t aliased_output_bytes = 0;
   std::string peak_instruction;  // the entry instruction at the largest live set

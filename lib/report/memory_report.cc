@@ -22,18 +22,18 @@ std::string SourceSuffix(const MemoryBufferInfo& buffer) {
   return fmt::format("  {}:{}", buffer.source_file, buffer.source_line);
 }
 
-void AppendFigures(std::string& out, const MemorySpaceFigures& f) {
+void AppendFigures(std::string& out, const MemorySpaceFigures& f, uint64_t thread_local_bytes) {
   out += fmt::format("  total        {} ({} bytes) = parameters {} + outputs {} + constants {} "
-                     "+ temporaries at their peak {}\n",
+                     "+ thread-local {} + temporaries at their peak {}\n",
                      HumanBytes(f.total_bytes), f.total_bytes, HumanBytes(f.parameters_bytes),
                      HumanBytes(f.outputs_bytes), HumanBytes(f.constants_bytes),
-                     HumanBytes(f.temporaries_peak_bytes));
+                     HumanBytes(thread_local_bytes), HumanBytes(f.temporaries_peak_bytes));
 }
 
 void AppendModuleText(std::string& out, const MemoryModuleReport& report) {
   const MemoryEstimate& e = report.estimate;
   out += fmt::format("{}: module {}\n", report.file, report.module);
-  AppendFigures(out, e.device);
+  AppendFigures(out, e.device, e.thread_local_bytes);
   out += fmt::format("  peak         {} live at %{} (line {})\n", HumanBytes(e.device.peak_bytes),
                      e.peak_instruction, e.peak_line);
   out += fmt::format("  timeline     {} ({} instructions in {} order)\n", Sparkline(e.timeline, 64),
@@ -95,6 +95,7 @@ nlohmann::ordered_json ModuleJson(const MemoryModuleReport& report) {
   j["file"] = report.file;
   j["module"] = report.module;
   j.update(FiguresJson(e.device));
+  j["thread_local_bytes"] = e.thread_local_bytes;
   j["aliased_output_bytes"] = e.aliased_output_bytes;
   j["scheduled"] = e.scheduled;
   j["entry_instructions"] = e.entry_instructions;
