@@ -387,10 +387,77 @@ void BufferLiveness::WalkComputation(CompId computation) {
   }
   MarkRoot(computation);
   liveness.buffers_end = static_cast<uint32_t>(buffers_.size());
+  ReuseOperandBuffers(liveness);
   if (computation == m_.entry()) HostTemporaries(liveness);
   ComputePeaks(liveness);
   computation_index_[computation] = static_cast<uint32_t>(computations_.size());
   computations_.push_back(std::move(liveness));
+}
+
+// Whether every use of fused parameter `parameter`, transitively up to the
+// fused root, is elementwise (or a tuple): XLA's
+// AreTransitiveUsesElementwiseOrTuple, under which a loop fusion may write
+// its result over that operand.
+bool UsesAreElementwise(const Module& m, InstrId parameter) {
+  std::vector<InstrId> pending{parameter};
+  std::vector<InstrId> seen;
+  while (!pending.empty()) {
+    const InstrId at = pending.back();
+    pending.pop_back();
+    for (InstrId user : m.users(at)) {
+      if (std::find(seen.begin(), seen.end(), user) != seen.end()) continue;
+      const Opcode opcode = m.opcode(user);
+      if (!IsElementwiseOpcode(opcode) && opcode != Opcode::kTuple) return false;
+      // A fusion's body is small; a pathological one gives up early.
+      if (seen.size() >= 256) return false;
+      seen.push_back(user);
+      pending.push_back(user);
+    }
+  }
+  return true;
+}
+
+uint32_t BufferLiveness::ShareableOperandBuffer(InstrId instr, const LogicalBuffer& result) const {
+  const Opcode opcode = m_.opcode(instr);
+  const bool loop_fusion = opcode == Opcode::kFusion && m_.fusion_kind(instr) == FusionKind::kLoop;
+  if ((!IsElementwiseOpcode(opcode) && !loop_fusion) || result.bytes == 0 ||
+      m_.shape(instr).IsTuple()) {
+    return kNoId;
+  }
+  const std::span<const InstrId> operands = m_.operands(instr);
+  for (size_t k = 0; k < operands.size(); ++k) {
+    const InstrId operand = operands[k];
+    if (operand >= slot_begin_.size() || slot_begin_[operand] == kNoId) continue;
+    if (!ShapesEqual(m_.shape(operand), m_.shape(instr))) continue;
+    const uint32_t candidate = slot_buffers_[slot_begin_[operand]];
+    const LogicalBuffer& b = buffers_[candidate];
+    if (b.kind != BufferKind::kTemporary || b.reused || b.computation != result.computation ||
+        b.last_use != result.defined_at || b.bytes != result.bytes || b.space != result.space) {
+      continue;
+    }
+    if (loop_fusion) {
+      const std::span<const CompId> called = m_.called(instr);
+      if (called.empty()) continue;
+      const std::span<const InstrId> parameters = m_.computation(called[0]).parameters();
+      if (k >= parameters.size() || parameters[k] == kNoId ||
+          !UsesAreElementwise(m_, parameters[k])) {
+        continue;
+      }
+    }
+    return candidate;
+  }
+  return kNoId;
+}
+
+void BufferLiveness::ReuseOperandBuffers(const ComputationLiveness& liveness) {
+  for (uint32_t i = liveness.buffers_begin; i < liveness.buffers_end; ++i) {
+    LogicalBuffer& b = buffers_[i];
+    if (b.kind != BufferKind::kTemporary || b.slot != 0) continue;
+    const uint32_t operand = ShareableOperandBuffer(b.instr, b);
+    if (operand == kNoId) continue;
+    b.reuses_operand = true;
+    buffers_[operand].reused = true;
+  }
 }
 
 // XLA gives each entry output and each donated parameter an allocation of
@@ -403,6 +470,7 @@ void BufferLiveness::WalkComputation(CompId computation) {
 // range, one at a time (XLA may also pack several side by side).
 void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
   struct Host {
+    uint32_t buffer;     // the output or parameter
     uint64_t bytes;
     uint32_t free_from;  // first position of the window
     uint32_t free_to;    // one past its last position
@@ -434,14 +502,16 @@ void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
   const uint32_t end = static_cast<uint32_t>(m_.instructions(entry.computation).size());
   for (uint32_t i = entry.buffers_begin; i < entry.buffers_end; ++i) {
     const LogicalBuffer& b = buffers_[i];
-    if (b.kind == BufferKind::kOutput && b.defined_at > 0) {
-      hosts.push_back({b.bytes, 0, b.defined_at, b.space, {}});
+    if (b.kind == BufferKind::kOutput) {
+      hosts.push_back({i, b.bytes, 0, b.defined_at, b.space, {}});
     } else if (b.kind == BufferKind::kEntryParameter && m_.opcode(b.instr) == Opcode::kParameter) {
       const int64_t number = m_.number(b.instr);
       if (number < 0 || static_cast<size_t>(number) >= donated.size() || !donated[number]) continue;
       const auto aliased = aliased_output_defined_at.find({number, b.slot});
       const uint32_t free_to = aliased == aliased_output_defined_at.end() ? end : aliased->second;
-      if (b.last_use + 1 < free_to) hosts.push_back({b.bytes, b.last_use + 1, free_to, b.space, {}});
+      if (b.last_use + 1 < free_to) {
+        hosts.push_back({i, b.bytes, b.last_use + 1, free_to, b.space, {}});
+      }
     }
   }
   if (hosts.empty()) return;
@@ -466,7 +536,14 @@ void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
     auto host = std::lower_bound(hosts.begin(), hosts.end(), t.bytes,
                                  [](const Host& h, uint64_t bytes) { return h.bytes < bytes; });
     for (size_t tried = 0; host != hosts.end() && tried < kHostsTried; ++host, ++tried) {
-      if (host->space != t.space || t.defined_at < host->free_from || t.last_use >= host->free_to) {
+      if (host->space != t.space || t.defined_at < host->free_from || t.last_use > host->free_to) {
+        continue;
+      }
+      // Up to the output's definition only where the output may be written
+      // over it (an elementwise user, as for temporaries).
+      if (t.last_use == host->free_to &&
+          !(buffers_[host->buffer].kind == BufferKind::kOutput && !t.reused &&
+            ShareableOperandBuffer(buffers_[host->buffer].instr, buffers_[host->buffer]) == i)) {
         continue;
       }
       // Free when no placed range overlaps [defined_at, last_use].
@@ -496,7 +573,9 @@ std::vector<uint64_t> BufferLiveness::LiveBytes(const ComputationLiveness& liven
     }
     const uint64_t bytes =
         b.kind == BufferKind::kTemporary ? AlignedTemporaryBytes(b.bytes) : b.bytes;
-    live[b.defined_at] += bytes;
+    const uint32_t start = b.reuses_operand ? b.defined_at + 1 : b.defined_at;
+    if (start > b.last_use) continue;
+    live[start] += bytes;
     live[std::min<size_t>(b.last_use, n - 1) + 1] -= bytes;
   }
   uint64_t running = 0;

@@ -61,6 +61,11 @@ struct LogicalBuffer {
   BufferKind kind = BufferKind::kTemporary;
   uint8_t space = 0;        // index into BufferLiveness::memory_spaces()
   bool sized = true;        // false: no size is known (unbounded, unknown shape): 0 bytes
+  // A temporary written over an operand's buffer that dies at its
+  // definition (XLA's CanShareOperandBufferWithUser: elementwise ops, loop
+  // fusions): it needs no memory of its own at that position.
+  bool reuses_operand = false;
+  bool reused = false;      // the operand buffer such a temporary took over
 };
 
 // What one walked computation needs at most at once.
@@ -121,6 +126,11 @@ class BufferLiveness {
   void MarkRoot(CompId computation);
   void ComputePeaks(ComputationLiveness& liveness);
   void HostTemporaries(const ComputationLiveness& entry);
+  void ReuseOperandBuffers(const ComputationLiveness& liveness);
+  // The temporary of `instr`'s operands whose buffer it may write its
+  // result `result` over (it dies there, same bytes and memory space, and
+  // `instr` reads it elementwise); kNoId when none.
+  uint32_t ShareableOperandBuffer(InstrId instr, const LogicalBuffer& result) const;
   // Puts the buffers of operand `operand`'s subshape at `from` into
   // `instr`'s slots of its subshape at `to` (the whole subtree, when both
   // subtrees have as many slots), where no buffer is there yet.
