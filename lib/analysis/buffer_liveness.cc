@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <map>
 #include <utility>
 
 #include "analysis/in_place.h"
@@ -322,6 +321,7 @@ void BufferLiveness::AssignSlots(CompId computation, InstrId instr, uint32_t pos
     b.last_use = position;
     b.computation = computation;
     b.kind = kind;
+    b.index_table = subshape.IsTuple();
     if (subshape.IsArray() && subshape.has_layout && subshape.layout.memory_space != 0) {
       b.space = SpaceIndex(subshape.layout.memory_space);
     }
@@ -419,6 +419,7 @@ bool UsesAreElementwise(const Module& m, InstrId parameter) {
 
 uint32_t BufferLiveness::ShareableOperandBuffer(InstrId instr, const LogicalBuffer& result) const {
   const Opcode opcode = m_.opcode(instr);
+  if (opcode == Opcode::kSort) return SortOperandBuffer(instr, result);
   const bool loop_fusion = opcode == Opcode::kFusion && m_.fusion_kind(instr) == FusionKind::kLoop;
   if ((!IsElementwiseOpcode(opcode) && !loop_fusion) || result.bytes == 0 ||
       m_.shape(instr).IsTuple()) {
@@ -449,10 +450,39 @@ uint32_t BufferLiveness::ShareableOperandBuffer(InstrId instr, const LogicalBuff
   return kNoId;
 }
 
+// A sort writes its result {i} over operand i when nothing else uses that
+// operand (XLA's CanShareOperandBufferWithUser for kSort).
+uint32_t BufferLiveness::SortOperandBuffer(InstrId sort, const LogicalBuffer& result) const {
+  const std::span<const InstrId> operands = m_.operands(sort);
+  const Shape& shape = m_.shape(sort);
+  size_t k = 0;
+  if (shape.IsTuple()) {
+    const ShapeIndex index = SlotIndex(shape, result.slot);
+    if (index.size() != 1) return kNoId;
+    k = static_cast<size_t>(index[0]);
+  } else if (result.slot != 0) {
+    return kNoId;
+  }
+  if (k >= operands.size()) return kNoId;
+  const InstrId operand = operands[k];
+  if (operand >= slot_begin_.size() || slot_begin_[operand] == kNoId ||
+      m_.UserCount(operand) != 1 || m_.shape(operand).IsTuple()) {
+    return kNoId;
+  }
+  const uint32_t candidate = slot_buffers_[slot_begin_[operand]];
+  const LogicalBuffer& b = buffers_[candidate];
+  if (b.kind != BufferKind::kTemporary || b.reused || b.computation != result.computation ||
+      b.last_use != result.defined_at || b.bytes != result.bytes || b.space != result.space) {
+    return kNoId;
+  }
+  return candidate;
+}
+
 void BufferLiveness::ReuseOperandBuffers(const ComputationLiveness& liveness) {
   for (uint32_t i = liveness.buffers_begin; i < liveness.buffers_end; ++i) {
     LogicalBuffer& b = buffers_[i];
-    if (b.kind != BufferKind::kTemporary || b.slot != 0) continue;
+    if (b.kind != BufferKind::kTemporary) continue;
+    if (b.slot != 0 && m_.opcode(b.instr) != Opcode::kSort) continue;
     const uint32_t operand = ShareableOperandBuffer(b.instr, b);
     if (operand == kNoId) continue;
     b.reuses_operand = true;
@@ -475,7 +505,11 @@ void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
     uint32_t free_from;  // first position of the window
     uint32_t free_to;    // one past its last position
     uint8_t space;
-    std::map<uint32_t, uint32_t> taken;  // live ranges placed: first -> last
+    struct Placed {
+      uint32_t first, last;
+      uint64_t bytes;
+    };
+    std::vector<Placed> placed;
   };
   std::vector<Host> hosts;
   const InstrId root = m_.computation(entry.computation).root;
@@ -521,7 +555,9 @@ void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
   std::vector<uint32_t> temporaries;
   for (uint32_t i = entry.buffers_begin; i < entry.buffers_end; ++i) {
     const LogicalBuffer& b = buffers_[i];
-    if (b.kind == BufferKind::kTemporary && b.bytes > 0 && b.bytes <= largest_host) {
+    // Index tables stay in the temporaries' allocation, as in XLA.
+    if (b.kind == BufferKind::kTemporary && !b.index_table && b.bytes > 0 &&
+        b.bytes <= largest_host) {
       temporaries.push_back(i);
     }
   }
@@ -531,6 +567,7 @@ void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
   // Each temporary tries a bounded number of hosts: the work stays linear
   // in the temporaries however many outputs and parameters there are.
   constexpr size_t kHostsTried = 16;
+  constexpr size_t kPlacedPerHost = 64;
   for (uint32_t i : temporaries) {
     LogicalBuffer& t = buffers_[i];
     auto host = std::lower_bound(hosts.begin(), hosts.end(), t.bytes,
@@ -546,11 +583,15 @@ void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
             ShareableOperandBuffer(buffers_[host->buffer].instr, buffers_[host->buffer]) == i)) {
         continue;
       }
-      // Free when no placed range overlaps [defined_at, last_use].
-      auto next = host->taken.lower_bound(t.defined_at);
-      if (next != host->taken.end() && next->first <= t.last_use) continue;
-      if (next != host->taken.begin() && std::prev(next)->second >= t.defined_at) continue;
-      host->taken.emplace(t.defined_at, t.last_use);
+      // Free when no temporary placed there is live meanwhile: XLA assigns
+      // a value to such an allocation only where it interferes with none.
+      if (host->placed.size() >= kPlacedPerHost) continue;
+      const bool interferes = std::any_of(host->placed.begin(), host->placed.end(),
+                                          [&](const auto& p) {
+                                            return p.first <= t.last_use && t.defined_at <= p.last;
+                                          });
+      if (interferes) continue;
+      host->placed.push_back({t.defined_at, t.last_use, t.bytes});
       t.kind = BufferKind::kHostedTemporary;
       break;
     }

@@ -66,6 +66,7 @@ struct LogicalBuffer {
   // fusions): it needs no memory of its own at that position.
   bool reuses_operand = false;
   bool reused = false;      // the operand buffer such a temporary took over
+  bool index_table = false; // a tuple's index table
 };
 
 // What one walked computation needs at most at once.
@@ -131,6 +132,7 @@ class BufferLiveness {
   // result `result` over (it dies there, same bytes and memory space, and
   // `instr` reads it elementwise); kNoId when none.
   uint32_t ShareableOperandBuffer(InstrId instr, const LogicalBuffer& result) const;
+  uint32_t SortOperandBuffer(InstrId sort, const LogicalBuffer& result) const;
   // Puts the buffers of operand `operand`'s subshape at `from` into
   // `instr`'s slots of its subshape at `to` (the whole subtree, when both
   // subtrees have as many slots), where no buffer is there yet.
