@@ -34,7 +34,7 @@ void ForEachSlotOf(const Shape& shape, uint32_t& slot, Fn& fn) {
 
 // The bytes of one slot: a tuple's index table, or the array (token,
 // opaque) itself.
-std::optional<uint64_t> SlotBytes(const Shape& shape) {
+std::optional<uint64_t> SubshapeSlotBytes(const Shape& shape) {
   if (shape.IsTuple()) return kTupleEntryBytes * shape.tuple_shapes.size();
   return ShapeByteSize(shape);
 }
@@ -48,6 +48,29 @@ bool FindSlotPath(const Shape& shape, uint32_t target, uint32_t& slot, ShapeInde
     index.pop_back();
   }
   return false;
+}
+
+// Whether every use of fused parameter `parameter`, transitively up to the
+// fused root, is elementwise (or a tuple): XLA's
+// AreTransitiveUsesElementwiseOrTuple, under which a loop fusion may write
+// its result over that operand.
+bool UsesAreElementwise(const Module& m, InstrId parameter) {
+  std::vector<InstrId> pending{parameter};
+  std::vector<InstrId> seen;
+  while (!pending.empty()) {
+    const InstrId at = pending.back();
+    pending.pop_back();
+    for (InstrId user : m.users(at)) {
+      if (std::find(seen.begin(), seen.end(), user) != seen.end()) continue;
+      const Opcode opcode = m.opcode(user);
+      if (!IsElementwiseOpcode(opcode) && opcode != Opcode::kTuple) return false;
+      // A fusion's body is small; a pathological one gives up early.
+      if (seen.size() >= 256) return false;
+      seen.push_back(user);
+      pending.push_back(user);
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -312,7 +335,7 @@ void BufferLiveness::AssignSlots(CompId computation, InstrId instr, uint32_t pos
     if (buffer != kNoId) return;
     buffer = static_cast<uint32_t>(buffers_.size());
     LogicalBuffer b;
-    const std::optional<uint64_t> bytes = SlotBytes(subshape);
+    const std::optional<uint64_t> bytes = SubshapeSlotBytes(subshape);
     b.bytes = bytes.value_or(0);
     b.sized = bytes.has_value();
     b.instr = instr;
@@ -392,29 +415,6 @@ void BufferLiveness::WalkComputation(CompId computation) {
   ComputePeaks(liveness);
   computation_index_[computation] = static_cast<uint32_t>(computations_.size());
   computations_.push_back(std::move(liveness));
-}
-
-// Whether every use of fused parameter `parameter`, transitively up to the
-// fused root, is elementwise (or a tuple): XLA's
-// AreTransitiveUsesElementwiseOrTuple, under which a loop fusion may write
-// its result over that operand.
-bool UsesAreElementwise(const Module& m, InstrId parameter) {
-  std::vector<InstrId> pending{parameter};
-  std::vector<InstrId> seen;
-  while (!pending.empty()) {
-    const InstrId at = pending.back();
-    pending.pop_back();
-    for (InstrId user : m.users(at)) {
-      if (std::find(seen.begin(), seen.end(), user) != seen.end()) continue;
-      const Opcode opcode = m.opcode(user);
-      if (!IsElementwiseOpcode(opcode) && opcode != Opcode::kTuple) return false;
-      // A fusion's body is small; a pathological one gives up early.
-      if (seen.size() >= 256) return false;
-      seen.push_back(user);
-      pending.push_back(user);
-    }
-  }
-  return true;
 }
 
 uint32_t BufferLiveness::ShareableOperandBuffer(InstrId instr, const LogicalBuffer& result) const {

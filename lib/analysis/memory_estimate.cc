@@ -22,7 +22,7 @@ std::string_view KindName(BufferKind kind) {
   return "temporary";
 }
 
-uint32_t LineOf(const Module& m, InstrId instr) {
+uint32_t InstructionLine(const Module& m, InstrId instr) {
   return m.source().Locate(m.instr(instr).name_offset).line;
 }
 
@@ -86,7 +86,7 @@ MemorySpaceFigures FiguresOf(const BufferLiveness& liveness, const ComputationLi
   return f;
 }
 
-MemoryBufferInfo Describe(const Module& m, const LogicalBuffer& b) {
+MemoryBufferInfo DescribeBuffer(const Module& m, const LogicalBuffer& b) {
   MemoryBufferInfo info;
   info.instruction = std::string(m.name(b.instr));
   info.computation = std::string(m.computation_name(b.computation));
@@ -96,7 +96,7 @@ MemoryBufferInfo Describe(const Module& m, const LogicalBuffer& b) {
   if (const Shape* subshape = Subshape(shape, index)) info.shape = ShapeToString(*subshape);
   info.kind = std::string(KindName(b.kind));
   info.bytes = b.bytes;
-  info.line = LineOf(m, b.instr);
+  info.line = InstructionLine(m, b.instr);
   if (std::optional<OpMetadata> metadata = Metadata(m, b.instr)) {
     info.source_file = metadata->source_file;
     info.source_line = metadata->source_line;
@@ -145,7 +145,7 @@ std::vector<uint32_t> LiveAtPeak(const Module& m, const BufferLiveness& liveness
   return largest.Take();
 }
 
-std::vector<TimelinePoint> Sample(const Module& m, CompId entry, const std::vector<uint64_t>& live,
+std::vector<TimelinePoint> SampleTimeline(const Module& m, CompId entry, const std::vector<uint64_t>& live,
                                   size_t points) {
   std::vector<TimelinePoint> timeline;
   const size_t n = live.size();
@@ -163,7 +163,7 @@ std::vector<TimelinePoint> Sample(const Module& m, CompId entry, const std::vect
     TimelinePoint point;
     point.position = static_cast<uint32_t>(best);
     point.instruction = std::string(m.name(instrs[best]));
-    point.line = LineOf(m, instrs[best]);
+    point.line = InstructionLine(m, instrs[best]);
     point.live_bytes = live[best];
     timeline.push_back(std::move(point));
   }
@@ -179,7 +179,7 @@ std::vector<ComputationPeakInfo> ComputationPeaks(const Module& m, const BufferL
     const InstrIdList instrs = m.instructions(c.computation);
     if (c.peak_position < instrs.size()) {
       info.instruction = std::string(m.name(instrs[c.peak_position]));
-      info.line = LineOf(m, instrs[c.peak_position]);
+      info.line = InstructionLine(m, instrs[c.peak_position]);
     }
     peaks.push_back(std::move(info));
   }
@@ -281,13 +281,13 @@ MemoryEstimate EstimateMemory(const Module& m, Analyses& analyses,
   if (estimate.peak_position < instrs.size()) {
     const InstrId at = instrs[estimate.peak_position];
     estimate.peak_instruction = std::string(m.name(at));
-    estimate.peak_line = LineOf(m, at);
+    estimate.peak_line = InstructionLine(m, at);
     for (uint32_t buffer :
          LiveAtPeak(m, liveness, *entry, estimate.peak_position, options.top_buffers)) {
-      estimate.top.push_back(Describe(m, liveness.buffers()[buffer]));
+      estimate.top.push_back(DescribeBuffer(m, liveness.buffers()[buffer]));
     }
   }
-  estimate.timeline = Sample(m, m.entry(), live, options.timeline_points);
+  estimate.timeline = SampleTimeline(m, m.entry(), live, options.timeline_points);
   estimate.computations = ComputationPeaks(m, liveness);
   return estimate;
 }
