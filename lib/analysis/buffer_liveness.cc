@@ -417,9 +417,13 @@ void BufferLiveness::WalkComputation(CompId computation) {
   computations_.push_back(std::move(liveness));
 }
 
-uint32_t BufferLiveness::ShareableOperandBuffer(InstrId instr, const LogicalBuffer& result) const {
+uint32_t BufferLiveness::ShareableOperandBuffer(InstrId instr, const LogicalBuffer& result,
+                                                uint32_t only) const {
   const Opcode opcode = m_.opcode(instr);
-  if (opcode == Opcode::kSort) return SortOperandBuffer(instr, result);
+  if (opcode == Opcode::kSort) {
+    const uint32_t candidate = SortOperandBuffer(instr, result);
+    return only == kNoId || candidate == only ? candidate : kNoId;
+  }
   const bool loop_fusion = opcode == Opcode::kFusion && m_.fusion_kind(instr) == FusionKind::kLoop;
   if ((!IsElementwiseOpcode(opcode) && !loop_fusion) || result.bytes == 0 ||
       m_.shape(instr).IsTuple()) {
@@ -431,6 +435,7 @@ uint32_t BufferLiveness::ShareableOperandBuffer(InstrId instr, const LogicalBuff
     if (operand >= slot_begin_.size() || slot_begin_[operand] == kNoId) continue;
     if (!ShapesEqual(m_.shape(operand), m_.shape(instr))) continue;
     const uint32_t candidate = slot_buffers_[slot_begin_[operand]];
+    if (only != kNoId && candidate != only) continue;
     const LogicalBuffer& b = buffers_[candidate];
     if (b.kind != BufferKind::kTemporary || b.reused || b.computation != result.computation ||
         b.last_use != result.defined_at || b.bytes != result.bytes || b.space != result.space) {
@@ -500,7 +505,10 @@ void BufferLiveness::ReuseOperandBuffers(const ComputationLiveness& liveness) {
 // range, one at a time (XLA may also pack several side by side).
 void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
   struct Host {
-    uint32_t buffer;     // the output or parameter
+    // The output defined where the window closes (the output itself, or
+    // the one aliased to the parameter; kNoId for none): it may be
+    // written over a temporary that dies there.
+    uint32_t closer;
     uint64_t bytes;
     uint32_t free_from;  // first position of the window
     uint32_t free_to;    // one past its last position
@@ -514,7 +522,7 @@ void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
   std::vector<Host> hosts;
   const InstrId root = m_.computation(entry.computation).root;
   // The definition of the output aliased to each donated parameter leaf.
-  absl::flat_hash_map<std::pair<int64_t, uint32_t>, uint32_t> aliased_output_defined_at;
+  absl::flat_hash_map<std::pair<int64_t, uint32_t>, uint32_t> aliased_output;
   std::vector<uint8_t> donated(m_.computation(entry.computation).parameter_count, 0);
   for (const InputOutputAlias& alias : m_.header().input_output_alias) {
     if (alias.parameter < 0 || static_cast<size_t>(alias.parameter) >= donated.size()) continue;
@@ -526,7 +534,7 @@ void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
     if (parameter == kNoId) continue;
     const auto [param_slot, param_shape] = SlotOf(m_.shape(parameter), alias.parameter_index);
     if (param_shape == nullptr || output == kNoId) continue;
-    aliased_output_defined_at[{alias.parameter, param_slot}] = buffers_[output].defined_at;
+    aliased_output[{alias.parameter, param_slot}] = output;
   }
   for (const BufferDonor& donor : m_.header().buffer_donors) {
     if (donor.parameter >= 0 && static_cast<size_t>(donor.parameter) < donated.size()) {
@@ -541,10 +549,11 @@ void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
     } else if (b.kind == BufferKind::kEntryParameter && m_.opcode(b.instr) == Opcode::kParameter) {
       const int64_t number = m_.number(b.instr);
       if (number < 0 || static_cast<size_t>(number) >= donated.size() || !donated[number]) continue;
-      const auto aliased = aliased_output_defined_at.find({number, b.slot});
-      const uint32_t free_to = aliased == aliased_output_defined_at.end() ? end : aliased->second;
+      const auto aliased = aliased_output.find({number, b.slot});
+      const uint32_t closer = aliased == aliased_output.end() ? kNoId : aliased->second;
+      const uint32_t free_to = closer == kNoId ? end : buffers_[closer].defined_at;
       if (b.last_use + 1 < free_to) {
-        hosts.push_back({i, b.bytes, b.last_use + 1, free_to, b.space, {}});
+        hosts.push_back({closer, b.bytes, b.last_use + 1, free_to, b.space, {}});
       }
     }
   }
@@ -579,8 +588,8 @@ void BufferLiveness::HostTemporaries(const ComputationLiveness& entry) {
       // Up to the output's definition only where the output may be written
       // over it (an elementwise user, as for temporaries).
       if (t.last_use == host->free_to &&
-          !(buffers_[host->buffer].kind == BufferKind::kOutput && !t.reused &&
-            ShareableOperandBuffer(buffers_[host->buffer].instr, buffers_[host->buffer]) == i)) {
+          (host->closer == kNoId || t.reused ||
+           ShareableOperandBuffer(buffers_[host->closer].instr, buffers_[host->closer], i) != i)) {
         continue;
       }
       // Free when no temporary placed there is live meanwhile: XLA assigns

@@ -130,8 +130,10 @@ class BufferLiveness {
   void ReuseOperandBuffers(const ComputationLiveness& liveness);
   // The temporary of `instr`'s operands whose buffer it may write its
   // result `result` over (it dies there, same bytes and memory space, and
-  // `instr` reads it elementwise); kNoId when none.
-  uint32_t ShareableOperandBuffer(InstrId instr, const LogicalBuffer& result) const;
+  // `instr` reads it elementwise); kNoId when none. With `only`, that
+  // buffer or none.
+  uint32_t ShareableOperandBuffer(InstrId instr, const LogicalBuffer& result,
+                                  uint32_t only = kNoId) const;
   uint32_t SortOperandBuffer(InstrId sort, const LogicalBuffer& result) const;
   // Puts the buffers of operand `operand`'s subshape at `from` into
   // `instr`'s slots of its subshape at `to` (the whole subtree, when both
