@@ -12,7 +12,8 @@ namespace hlolint {
 namespace {
 
 bool InHostMemory(const Shape& shape) {
-  return shape.IsArray() && shape.has_layout && shape.layout.memory_space == kHostMemorySpace;
+  return shape.IsArray() && shape.has_layout &&
+         shape.layout.memory_space == kHostOffloadMemorySpace;
 }
 
 // Whether any shape of the module is in host memory: without one there is
@@ -73,7 +74,9 @@ class HostOffloadLeakRule : public Rule {
     const InstrId peak_instr = instrs[peak];
     for (uint32_t i = entry->buffers_begin; i < entry->buffers_end; ++i) {
       const LogicalBuffer& b = liveness.buffers()[i];
-      if (b.space != 0 || b.index_table || b.bytes == 0 || b.kind != BufferKind::kTemporary) {
+      const bool temporary =
+          b.kind == BufferKind::kTemporary || b.kind == BufferKind::kHostedTemporary;
+      if (b.space != 0 || b.index_table || b.bytes == 0 || !temporary) {
         continue;
       }
       if (!(b.defined_at < peak && peak < b.last_use) || !ReadsHostMemory(m, b.instr)) continue;

@@ -308,7 +308,8 @@ void BufferLiveness::ForwardCallResult(InstrId call) {
     if (buffer == kNoId || buffers_[buffer].kind != BufferKind::kCalleeParameter) continue;
     const int64_t parameter = m_.number(buffers_[buffer].instr);
     if (parameter < 0 || static_cast<size_t>(parameter) >= operands.size()) continue;
-    const uint32_t source = BufferAt(operands[static_cast<size_t>(parameter)], buffers_[buffer].slot);
+    const uint32_t source =
+        BufferAt(operands[static_cast<size_t>(parameter)], buffers_[buffer].slot);
     uint32_t& into = slot_buffers_[slot_begin_[call] + slot];
     if (into == kNoId) into = source;
   }

@@ -81,8 +81,11 @@ MemorySpaceFigures FiguresOf(const BufferLiveness& liveness, const ComputationLi
       default: break;
     }
   }
-  if (space < entry.temporaries_peak.size()) f.temporaries_peak_bytes = entry.temporaries_peak[space];
-  f.total_bytes = f.parameters_bytes + f.constants_bytes + f.outputs_bytes + f.temporaries_peak_bytes;
+  if (space < entry.temporaries_peak.size()) {
+    f.temporaries_peak_bytes = entry.temporaries_peak[space];
+  }
+  f.total_bytes =
+      f.parameters_bytes + f.constants_bytes + f.outputs_bytes + f.temporaries_peak_bytes;
   return f;
 }
 
@@ -115,7 +118,8 @@ std::vector<uint32_t> LiveAtPeak(const Module& m, const BufferLiveness& liveness
   const std::vector<LogicalBuffer>& buffers = liveness.buffers();
   for (uint32_t i = 0; i < buffers.size(); ++i) {
     const LogicalBuffer& b = buffers[i];
-    if (b.space == 0 && (b.kind == BufferKind::kEntryParameter || b.kind == BufferKind::kConstant)) {
+    const bool always = b.kind == BufferKind::kEntryParameter || b.kind == BufferKind::kConstant;
+    if (b.space == 0 && always) {
       largest.Offer(i, b.bytes);
     }
   }
@@ -145,8 +149,8 @@ std::vector<uint32_t> LiveAtPeak(const Module& m, const BufferLiveness& liveness
   return largest.Take();
 }
 
-std::vector<TimelinePoint> SampleTimeline(const Module& m, CompId entry, const std::vector<uint64_t>& live,
-                                  size_t points) {
+std::vector<TimelinePoint> SampleTimeline(const Module& m, CompId entry,
+                                          const std::vector<uint64_t>& live, size_t points) {
   std::vector<TimelinePoint> timeline;
   const size_t n = live.size();
   if (n == 0 || points == 0) return timeline;

@@ -86,6 +86,6 @@ MemoryEstimate EstimateMemory(const Module& module, Analyses& analyses,
                               const MemoryEstimateOptions& options = {});
 
 // The memory space XLA's host offloading uses (Layout::kHostMemorySpace).
-inline constexpr int64_t kHostMemorySpace = 5;
+inline constexpr int64_t kHostOffloadMemorySpace = 5;
 
 }  // namespace hlolint

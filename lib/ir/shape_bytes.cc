@@ -9,7 +9,9 @@ bool MultiplyChecked(uint64_t a, uint64_t b, uint64_t* out) {
   return !__builtin_mul_overflow(a, b, out);
 }
 
-bool AddChecked(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_add_overflow(a, b, out); }
+bool AddChecked(uint64_t a, uint64_t b, uint64_t* out) {
+  return !__builtin_add_overflow(a, b, out);
+}
 
 // The largest piece of dimension `dim` after the layout's split configs
 // (LayoutUtil::MaxSplitSize): a split array pads each piece to the tiles.
@@ -88,7 +90,8 @@ std::optional<uint64_t> ArrayByteSize(const Shape& shape) {
   }
   // Without an element size in the layout every element takes whole bytes
   // (primitive_util::ByteWidth): pred and the sub-byte types take one.
-  const uint64_t element_bytes = static_cast<uint64_t>((PrimitiveTypeBits(shape.element_type) + 7) / 8);
+  const uint64_t element_bytes =
+      static_cast<uint64_t>((PrimitiveTypeBits(shape.element_type) + 7) / 8);
   if (!MultiplyChecked(*elements, element_bytes, &bytes)) return std::nullopt;
   return bytes;
 }

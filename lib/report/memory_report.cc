@@ -12,7 +12,7 @@ namespace hlolint {
 namespace {
 
 std::string MemorySpaceName(int64_t memory_space) {
-  if (memory_space == kHostMemorySpace) return fmt::format("S({}) (host)", memory_space);
+  if (memory_space == kHostOffloadMemorySpace) return fmt::format("S({}) (host)", memory_space);
   return fmt::format("S({})", memory_space);
 }
 
@@ -135,7 +135,7 @@ nlohmann::ordered_json ModuleJson(const MemoryModuleReport& report) {
   for (const MemorySpaceFigures& space : e.other_spaces) {
     nlohmann::ordered_json s;
     s["memory_space"] = space.memory_space;
-    s["host"] = space.memory_space == kHostMemorySpace;
+    s["host"] = space.memory_space == kHostOffloadMemorySpace;
     s.update(FiguresJson(space));
     j["memory_spaces"].push_back(std::move(s));
   }
@@ -171,7 +171,8 @@ std::string HumanBytes(uint64_t bytes) {
 }
 
 std::string Sparkline(const std::vector<TimelinePoint>& timeline, size_t width) {
-  static constexpr std::array<const char*, 8> kBlocks = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+  static constexpr std::array<const char*, 8> kBlocks = {"▁", "▂", "▃", "▄",
+                                                         "▅", "▆", "▇", "█"};
   const size_t n = timeline.size();
   if (n == 0 || width == 0) return "";
   const size_t columns = std::min(n, width);

@@ -51,7 +51,9 @@ void EstimateFile(const SourceFile& file, const std::string& display, const XlaP
           } else {
             error.message = "not HLO text";
           }
-          if (parsed.unsupported_format && !parsed.fix.empty()) error.message += " (" + parsed.fix + ")";
+          if (parsed.unsupported_format && !parsed.fix.empty()) {
+            error.message += " (" + parsed.fix + ")";
+          }
           report.error = std::move(error);
         } else {
           Analyses analyses(*parsed.module, profile);
