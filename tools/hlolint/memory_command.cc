@@ -1,5 +1,7 @@
 #include "memory_command.h"
 
+#include <algorithm>
+#include <atomic>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -107,33 +109,55 @@ int RunMemoryReport(const CliOptions& options, const api_internal::RuleSettings&
   const XlaProfile profile = ProfileFor(settings);
   const unsigned cores = std::thread::hardware_concurrency();
   const int threads = options.jobs > 0 ? options.jobs : static_cast<int>(cores == 0 ? 1 : cores);
-  std::vector<MemoryModuleReport> reports;
-  for (const Input& input : expanded.files) {
-    std::unique_ptr<SourceFile> file;
-    const std::string display =
-        input.is_stdin ? (options.stdin_filename.empty() ? "<stdin>" : options.stdin_filename)
-                       : input.path;
-    if (input.is_stdin) {
-      std::string text, error;
-      if (!ReadAllStdin(&text, &error)) {
-        PrintMemoryError(error);
-        return kExitError;
-      }
-      file = SourceFile::FromString(display, text);
-    } else {
-      auto opened = SourceFile::Open(input.path, display);
-      if (!opened.ok()) {
-        PrintMemoryError(StrCat(input.path, ": ", std::string(opened.status().message())));
-        MemoryModuleReport unreadable;
-        unreadable.file = display;
-        unreadable.error = MemoryReportError{std::string(opened.status().message()), 0, 0};
-        reports.push_back(std::move(unreadable));
-        had_error = true;
-        continue;
-      }
-      file = std::move(*opened);
+  // Standard input first (one thread reads it), then the files, several at
+  // a time: each thread takes the next file, its reports kept in the
+  // file's place so the report is in input order whatever --jobs is.
+  const std::vector<Input>& files = expanded.files;
+  std::vector<std::unique_ptr<SourceFile>> stdin_files(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!files[i].is_stdin) continue;
+    std::string text, error;
+    if (!ReadAllStdin(&text, &error)) {
+      PrintMemoryError(error);
+      return kExitError;
     }
-    EstimateFile(*file, display, profile, threads, &reports);
+    stdin_files[i] = SourceFile::FromString(
+        options.stdin_filename.empty() ? "<stdin>" : options.stdin_filename, text);
+  }
+  std::vector<std::vector<MemoryModuleReport>> per_file(files.size());
+  std::vector<std::string> open_errors(files.size());
+  const size_t workers = std::max<size_t>(1, std::min<size_t>(threads, files.size()));
+  const int parse_threads = std::max(1, threads / static_cast<int>(workers));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < files.size(); i = next++) {
+      std::unique_ptr<SourceFile> file = std::move(stdin_files[i]);
+      if (file == nullptr) {
+        auto opened = SourceFile::Open(files[i].path, files[i].path);
+        if (!opened.ok()) {
+          open_errors[i] = std::string(opened.status().message());
+          continue;
+        }
+        file = std::move(*opened);
+      }
+      EstimateFile(*file, file->path(), profile, parse_threads, &per_file[i]);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  std::vector<MemoryModuleReport> reports;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!open_errors[i].empty()) {
+      PrintMemoryError(StrCat(files[i].path, ": ", open_errors[i]));
+      MemoryModuleReport unreadable;
+      unreadable.file = files[i].path;
+      unreadable.error = MemoryReportError{open_errors[i], 0, 0};
+      reports.push_back(std::move(unreadable));
+      had_error = true;
+    }
+    for (MemoryModuleReport& report : per_file[i]) reports.push_back(std::move(report));
   }
   for (const InputError& error : input_errors) {
     MemoryModuleReport unreadable;
