@@ -125,14 +125,16 @@ const ComputationLiveness* BufferLiveness::Find(CompId computation) const {
 
 uint32_t BufferLiveness::SlotCount(InstrId instr) const {
   if (instr >= slot_begin_.size() || slot_begin_[instr] == kNoId) return 0;
-  const uint32_t begin = slot_begin_[instr];
-  // Slots of one instruction are consecutive, and the next walked
-  // instruction's follow; find the end from the shape instead.
+  // AssignSlots counted the slots of every walked instruction's shape.
+  const Shape& shape = m_.shape(instr);
+  if (shape.id < slot_count_by_shape_.size() && slot_count_by_shape_[shape.id] != 0) {
+    return slot_count_by_shape_[shape.id];
+  }
   uint32_t count = 0;
   auto counter = [&](uint32_t, const Shape&) { ++count; };
   uint32_t slot = 0;
-  ForEachSlotOf(m_.shape(instr), slot, counter);
-  return begin + count <= slot_buffers_.size() ? count : 0;
+  ForEachSlotOf(shape, slot, counter);
+  return size_t{slot_begin_[instr]} + count <= slot_buffers_.size() ? count : 0;
 }
 
 uint32_t BufferLiveness::BufferAt(InstrId instr, uint32_t slot) const {
