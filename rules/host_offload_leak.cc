@@ -80,6 +80,9 @@ class HostOffloadLeakRule : public Rule {
         continue;
       }
       if (!(b.defined_at < peak && peak < b.last_use) || !ReadsHostMemory(m, b.instr)) continue;
+      // A copy-start's value is its destination, {0} (slot 1); its
+      // context and the index table are not brought back.
+      if (m.opcode(b.instr) == Opcode::kCopyStart && b.slot != 1) continue;
       const InstrId next = NextUse(m, liveness, instrs, i, peak);
       ctx.Report(b.instr, StrCat("'", m.name(b.instr), "' brings ", b.bytes,
                                  " bytes back from host memory and holds them across the memory "
