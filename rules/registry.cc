@@ -32,6 +32,7 @@ std::vector<std::unique_ptr<Rule>> MakeRules() {
   rules.push_back(MakeVerifyOperandCountRule());
   rules.push_back(MakeVerifyScheduleRule());
   rules.push_back(MakeVerifyShardingRule());
+  rules.push_back(MakeHostOffloadLeakRule());
   return rules;
 }
 

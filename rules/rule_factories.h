@@ -33,5 +33,6 @@ std::unique_ptr<Rule> MakeVerifyNamesRule();
 std::unique_ptr<Rule> MakeVerifyOperandCountRule();
 std::unique_ptr<Rule> MakeVerifyScheduleRule();
 std::unique_ptr<Rule> MakeVerifyShardingRule();
+std::unique_ptr<Rule> MakeHostOffloadLeakRule();
 
 }  // namespace hlolint

@@ -1673,6 +1673,101 @@ class Reports(TempDirTest):
         self.assertEqual(run(["--baseline", baseline, "--fail-on-stale-baseline", path]).returncode, 0)
 
 
+MEMORY = "tests/cli/memory"
+
+
+class MemoryReport(TempDirTest):
+    """--memory-report (docs/memory-report.md): figures, errors, formats, plot."""
+
+    def report(self, *args):
+        p = run(["--memory-report", "--format", "json"] + list(args))
+        return p, json.loads(p.stdout)
+
+    def test_json_figures_of_a_donated_training_loop(self):
+        p, doc = self.report(MEMORY + "/train_loop.hlo")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(doc["errors"], [])
+        [m] = doc["modules"]
+        self.assertEqual(m["module"], "train_loop")
+        # weights 16 KiB + x 8 KiB; y 8 KiB + the root's table 16 B (trained
+        # is weights' buffer, aliased); body: grad 64 KiB with upd 16 KiB, init's
+        # table 64 B aligned; constants zero, one, steps.
+        self.assertEqual(m["parameters_bytes"], 24576)
+        self.assertEqual(m["outputs_bytes"], 8192 + 16)
+        self.assertEqual(m["constants_bytes"], 12)
+        self.assertEqual(m["temporaries_peak_bytes"], 65536 + 16384 + 64)
+        self.assertEqual(m["total_bytes"], 24576 + 8208 + 12 + 81984)
+        self.assertEqual(m["peak_at"], {"instruction": "loop", "line": 29, "position": 4})
+        self.assertEqual(m["top"][0], {"instruction": "grad", "computation": "body", "index": "",
+                                       "shape": "f32[64,256]{1,0}", "kind": "temporary",
+                                       "bytes": 65536, "line": 9, "source_file": "train.py",
+                                       "source_line": 12})
+        self.assertEqual([c["computation"] for c in m["computations"]], ["main", "body", "cond"])
+        self.assertEqual(len(m["timeline"]), 8)
+        self.assertEqual(max(t["live_bytes"] for t in m["timeline"]), m["peak_bytes"])
+
+    def test_json_validates_against_its_schema(self):
+        import jsonschema  # Debian's python3-jsonschema
+        with open(os.path.join(SOURCE, "docs/memory-report.schema.json"), encoding="utf-8") as f:
+            schema = json.load(f)
+        _, doc = self.report(MEMORY, "tests/cli/inputs", "tests/golden")
+        jsonschema.validate(doc, schema, cls=jsonschema.Draft7Validator)
+        self.assertGreater(len(doc["modules"]), 10)
+
+    def test_a_module_that_does_not_parse_is_reported_and_the_rest_estimated(self):
+        p, doc = self.report(MEMORY + "/broken.hlo")
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(doc["errors"], [{"file": MEMORY + "/broken.hlo", "module": "broken",
+                                          "line": 6, "column": 32,
+                                          "message": "instruction does not exist: q"}])
+        self.assertEqual([m["module"] for m in doc["modules"]], ["fine"])
+        self.assertEqual(doc["modules"][0]["total_bytes"], 32)
+        text = run(["--memory-report", MEMORY + "/broken.hlo"])
+        self.assertEqual(text.returncode, 1)
+        self.assertIn(MEMORY + "/broken.hlo:6:32: module broken not estimated: "
+                      "instruction does not exist: q\n", text.stdout)
+        self.assertTrue(text.stdout.endswith("1 module estimated, 1 not (see above)\n"))
+        self.assertEqual(run(["--memory-report", "--exit-zero", MEMORY + "/broken.hlo"]).returncode, 0)
+
+    def test_text_report_has_the_figures_and_a_sparkline(self):
+        p = run(["--memory-report", MEMORY + "/train_loop.hlo"])
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("  total        112.1 KiB (114780 bytes) = parameters 24.0 KiB + outputs "
+                      "8.0 KiB + constants 12 B + thread-local 0 B + temporaries at their peak "
+                      "80.1 KiB\n", p.stdout)
+        self.assertIn("  peak         104.1 KiB live at %loop (line 29)\n", p.stdout)
+        self.assertIn("  timeline     ▃▃▃▃█▃▃▃ (8 instructions in schedule order)\n", p.stdout)
+        self.assertIn("      64.0 KiB  temporary  %grad f32[64,256]{1,0} (line 9)  train.py:12\n",
+                      p.stdout)
+
+    def test_plot_is_an_svg_of_each_module(self):
+        svg = os.path.join(self.dir, "memory.svg")
+        p = run(["--memory-report", "-s", "--memory-plot", svg, MEMORY])
+        self.assertEqual(p.returncode, 1)  # broken.hlo's first module
+        self.assertEqual(p.stdout, "")
+        root = ET.parse(svg).getroot()
+        self.assertEqual(root.tag, "{http://www.w3.org/2000/svg}svg")
+        self.assertEqual(len(root.findall("{http://www.w3.org/2000/svg}polygon")), 2)
+
+    def test_usage_errors(self):
+        p = run(["--memory-plot", "x.svg", MEMORY])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--memory-plot goes with --memory-report", p.stderr)
+        p = run(["--memory-report", "--format", "sarif", MEMORY])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--memory-report prints text (--format full) or JSON (--format json), "
+                      "not --format sarif", p.stderr)
+        p = run(["--memory-report", os.path.join(self.dir, "missing.hlo")])
+        self.assertEqual(p.returncode, 2)
+
+    def test_standard_input(self):
+        with open(os.path.join(SOURCE, MEMORY, "train_loop.hlo"), encoding="utf-8") as f:
+            text = f.read()
+        p = run(["--memory-report", "--format", "json", "--stdin-filename", "t.hlo", "-"], stdin=text)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["modules"][0]["file"], "t.hlo")
+
+
 def sarif_used_rules_only(text):
     """A SARIF log with only the rules its results refer to, without their
     pages (fullDescription, help) and without ruleIndex (which counts every
@@ -1709,6 +1804,8 @@ def snapshot_cases():
     cases.append(("dumps.every-dump.concise", DUMP_RULES + ["--every-dump", "--format", "concise", DUMPS]))
     cases.append(("dumps.summary", DUMP_RULES + ["--dump-summary", DUMPS]))
     cases.append(("dumps.summary.json", DUMP_RULES + ["--dump-summary", "--format", "json", DUMPS]))
+    cases.append(("memory.full", ["--memory-report", MEMORY]))
+    cases.append(("memory.json", ["--memory-report", "--format", "json", MEMORY]))
     return cases
 
 

@@ -139,7 +139,7 @@ TEST_CASE("rule pages: each Example shows what hlolint reports on it") {
       "verify-alias-config", "verify-async-pairs", "verify-buffers", "verify-call-signature",
       "verify-channels", "verify-collectives", "verify-entry-layout", "verify-layout",
       "verify-names", "verify-operand-count", "verify-schedule", "verify-shape",
-      "verify-sharding"};
+      "verify-sharding", "host-offload-leak"};
   int checked = 0;
   for (const Rule* rule : AllRules()) {
     const std::string id(rule->info().id);

@@ -253,6 +253,15 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
                "Print a map of XLA dumps: modules, their pass sequences and finding counts per "
                "pass (text, or JSON with --format json)");
 
+  app.add_flag("--memory-report", options->memory_report,
+               "Print each module's memory estimate instead of linting: total bytes as XLA's "
+               "buffer assignment counts them, the peak, the largest live buffers "
+               "(text, or JSON with --format json)");
+  app.add_option("--memory-plot", options->memory_plot,
+                 "With --memory-report, also write an SVG plot of live bytes along each "
+                 "module's schedule to FILE")
+      ->type_name("FILE");
+
   // Hidden: the man page and completions the build installs (cli_generate.h).
   std::string generate;
   app.add_option("--generate", generate)->group("");
@@ -314,6 +323,9 @@ std::optional<int> ParseCommandLine(int argc, char** argv, CliOptions* options) 
     return UsageError(StrCat("--list-rules prints a table (--format full or concise) or JSON "
                               "(--format json), not --format ",
                               *options->format));
+  }
+  if (!options->memory_plot.empty() && !options->memory_report) {
+    return UsageError("--memory-plot goes with --memory-report");
   }
   if (!options->config.empty() && options->no_config) {
     return UsageError("--config and --no-config contradict each other");

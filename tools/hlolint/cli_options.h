@@ -55,6 +55,9 @@ struct CliOptions {
   bool no_sequence = false;
   std::string assume_pass;
   bool dump_summary = false;
+  // The memory report (docs/memory-report.md) instead of a lint.
+  bool memory_report = false;
+  std::string memory_plot;  // --memory-plot: an SVG of the timelines
 };
 
 // Parses argv. Returns an exit status when the program should stop now

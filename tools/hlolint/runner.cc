@@ -23,6 +23,7 @@
 #include "exit_status.h"
 #include "inputs.h"
 #include "lint_jobs.h"
+#include "memory_command.h"
 #include "show_settings.h"
 #include "memory/allocator.h"
 #include "output.h"
@@ -134,6 +135,7 @@ int Run(const CliOptions& options) {
   RuleSettings cli;
   if (!ReadCliRuleSettings(options, &cli)) return kExitError;
   if (options.show_settings) return ShowSettings(options, cli);
+  if (options.memory_report) return RunMemoryReport(options, cli);
   if (options.dump_summary && options.format && *options.format != "json" &&
       *options.format != "full" && *options.format != "concise") {
     PrintError(StrCat("--dump-summary prints text or, with --format json, JSON; not '",
