@@ -2,7 +2,7 @@
 """The XLA oracle, part 3: XLA's buffer assignment judges hlolint's memory
 report.
 
-  memory_oracle.py --hlolint PATH [--only NAME,...] [--jobs N] [--work DIR]
+  memory_oracle.py --hlolint PATH [--only NAME,...] [--jobs N] [--work DIR [--no-compile]]
                    [--tolerance 0.10] [--known FILE] [--out FILE.md]
                    [--xla-version jaxlib|latest|VERSION]
 
@@ -203,6 +203,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--work", default="", help="keep the dumps here (default: a temp dir, "
                                                 "removed when all held)")
+    ap.add_argument("--no-compile", action="store_true",
+                    help="judge the dumps already in --work (from an earlier run) without compiling")
     ap.add_argument("--tolerance", type=float, default=0.10)
     ap.add_argument("--known", default=DEFAULT_KNOWN,
                     help="documented deviations (JSON: {\"modules\": {\"program/module\": {\"reason\": ...}}})")
@@ -228,8 +230,13 @@ def main():
     os.makedirs(work, exist_ok=True)
     manifests, broken = {}, []
     t0 = time.time()
-    for program, manifest, err, secs in program_suite.compile_programs(
-            programs, work, args.jobs, program_suite.OPTIMIZED_FLAGS, parse=False):
+    if args.no_compile and not args.work:
+        print("--no-compile needs --work DIR", file=sys.stderr)
+        return 2
+    compiled = (program_suite.read_manifests(programs, work) if args.no_compile else
+                program_suite.compile_programs(programs, work, args.jobs,
+                                               program_suite.OPTIMIZED_FLAGS, parse=False))
+    for program, manifest, err, secs in compiled:
         if err:
             broken.append(f"{program}: does not compile: {err.strip().splitlines()[-1][:300]}")
             print(f"  {program}: FAILED TO COMPILE\n{err}", flush=True)

@@ -109,6 +109,17 @@ def compile_programs(programs, work, jobs, flags=EVERY_PASS_FLAGS, parse=True):
         yield from pool.map(lambda p: compile_program(p, work, env_base, flags, parse), programs)
 
 
+def read_manifests(programs, work):
+    """compile_programs' results for dumps compiled earlier into `work`."""
+    for program in programs:
+        path = os.path.join(work, program + ".manifest.json")
+        if not os.path.exists(path):
+            yield program, None, f"no dumps of {program} in {work}", 0.0
+            continue
+        with open(path) as f:
+            yield program, json.load(f), None, 0.0
+
+
 if __name__ == "__main__":
     if len(sys.argv) in (5, 6) and sys.argv[1] == "--worker":
         worker(sys.argv[2], sys.argv[3], sys.argv[4], parse="--no-parse" not in sys.argv[5:])
