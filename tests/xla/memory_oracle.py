@@ -22,7 +22,9 @@ and each module's `total_bytes` is compared with N.
 
 A table per module (XLA's total and its parts, hlolint's total and its
 parts, ratio, relative error) and the median and worst relative error are
-printed (and written to --out as Markdown). A module off by more than
+printed (and written to --out as Markdown). Beside it, not judged: XLA's
+largest live set (`Stack trace breakdown for peak usage: N bytes` in
+`...-live-range.txt`) against hlolint's `peak_bytes`. A module off by more than
 --tolerance fails the test unless --known (tests/xla/known_memory_deviations.json)
 lists it with a reason.
 
@@ -50,6 +52,8 @@ import program_suite  # noqa: E402
 OPTIMIZED_SUFFIX = ".cpu_after_optimizations.txt"
 ASSIGNMENT_SUFFIX = ".cpu_after_optimizations-buffer-assignment.txt"
 VALUES_SUFFIX = ".cpu_after_optimizations-buffer-assignment-values.txt"
+LIVE_RANGE_SUFFIX = ".cpu_after_optimizations-live-range.txt"
+PEAK_LINE = re.compile(r"Stack trace breakdown for peak usage: ([\d ]+) bytes")
 TOTAL_LINE = re.compile(r"^Total bytes used: (\d+)", re.M)
 ALLOCATION_LINE = re.compile(r"^allocation \d+: size (\d+)(.*):$", re.M)
 DEFAULT_KNOWN = os.path.join(HERE, "known_memory_deviations.json")
@@ -100,6 +104,18 @@ def read_buffer_assignment(assignment_path):
     return total, parts
 
 
+def read_live_range_peak(assignment_path):
+    """XLA's largest live set in bytes (HloLiveRange's peak: every value live
+    at that point of the flattened schedule, parameters and outputs
+    included, sizes not rounded), or None when the file does not say."""
+    path = assignment_path[:-len(ASSIGNMENT_SUFFIX)] + LIVE_RANGE_SUFFIX
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        m = PEAK_LINE.search(f.read())
+    return int(m.group(1).replace(" ", "")) if m else None
+
+
 def xla_modules(work, manifests):
     """[{program, module, hlo, xla_total, xla_parts}] for every module with a
     buffer assignment, in program and file order."""
@@ -115,7 +131,8 @@ def xla_modules(work, manifests):
             name = e["name"][:-len(ASSIGNMENT_SUFFIX)]
             modules.append({"program": program, "module": re.sub(r"^module_\d+\.", "", name),
                             "dump": name, "hlo": os.path.abspath(hlo),
-                            "xla_total": total, "xla_parts": parts})
+                            "xla_total": total, "xla_parts": parts,
+                            "xla_peak": read_live_range_peak(e["path"])})
     return modules
 
 
@@ -156,18 +173,23 @@ def human(n):
 
 def table(rows):
     head = ("| module | XLA total | params | outputs | consts | thread-local | temp "
-            "| hlolint total | params | outputs | temps peak | ratio | error |")
-    lines = [head, "|" + "---|" * 13]
+            "| hlolint total | params | outputs | temps peak | ratio | error "
+            "| XLA peak | hlolint peak | peak error |")
+    lines = [head, "|" + "---|" * 16]
     for r in rows:
         p, h = r["xla_parts"], r.get("hlolint") or {}
-        lines.append("| {}/{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+        peak_error = (None if r.get("xla_peak") in (None, 0) or h.get("peak_bytes") is None
+                      else (h["peak_bytes"] - r["xla_peak"]) / r["xla_peak"])
+        lines.append("| {}/{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             r["program"], r["module"], human(r["xla_total"]), human(p.get("parameters", 0)),
             human(p.get("outputs", 0)), human(p.get("constants", 0)),
             human(p.get("thread_local", 0)), human(p.get("temp", 0)),
             human(h.get("total_bytes")), human(h.get("parameters_bytes")),
             human(h.get("outputs_bytes")), human(h.get("temporaries_peak_bytes")),
             "-" if r["ratio"] is None else f"{r['ratio']:.3f}",
-            "-" if r["error"] is None else f"{r['error']:+.1%}"))
+            "-" if r["error"] is None else f"{r['error']:+.1%}",
+            human(r.get("xla_peak")), human(h.get("peak_bytes")),
+            "-" if peak_error is None else f"{peak_error:+.1%}"))
     return "\n".join(lines)
 
 
@@ -259,6 +281,12 @@ def main():
                f"modules: {len(modules)}; ")
     if worst:
         summary += f"worst {worst['error']:+.1%} ({worst['program']}/{worst['module']}); "
+    peak_errors = [abs(m["hlolint"]["peak_bytes"] - m["xla_peak"]) / m["xla_peak"] for m in modules
+                   if m.get("hlolint") and m["hlolint"].get("peak_bytes") is not None
+                   and m.get("xla_peak")]
+    if peak_errors:
+        summary += (f"peak_bytes against XLA's live-range peak (not judged): median "
+                    f"|error| {statistics.median(peak_errors):.1%}, worst {max(peak_errors):.1%}; ")
     within = sum(1 for e in errors if e <= args.tolerance)
     summary += (f"within {args.tolerance:.0%}: {within}/{len(modules)}; "
                 f"compile {t_compile:.1f}s, hlolint {t_report:.2f}s, total {time.time() - t_start:.1f}s")
