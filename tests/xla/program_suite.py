@@ -109,6 +109,28 @@ def compile_programs(programs, work, jobs, flags=EVERY_PASS_FLAGS, parse=True):
         yield from pool.map(lambda p: compile_program(p, work, env_base, flags, parse), programs)
 
 
+OPTIMIZED_MARK = ".cpu_after_optimizations"
+
+
+def keep_optimized(manifests, dest):
+    """Copies each program's optimized modules and what XLA wrote about them
+    (buffer assignment, live ranges, memory usage) into dest/PROGRAM/, with a
+    manifest for read_manifests: what memory_oracle.py --no-compile reads."""
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    for program, man in manifests.items():
+        pdir = os.path.join(dest, program)
+        os.makedirs(pdir)
+        files = []
+        for e in man["files"]:
+            if OPTIMIZED_MARK in e["name"] and e["name"].endswith(".txt"):
+                path = os.path.join(pdir, e["name"])
+                shutil.copyfile(e["path"], path)
+                files.append({"path": path, "name": e["name"]})
+        with open(os.path.join(dest, program + ".manifest.json"), "w") as f:
+            json.dump(dict(man, files=files), f, indent=1)
+
+
 def read_manifests(programs, work):
     """compile_programs' results for dumps compiled earlier into `work`."""
     for program in programs:

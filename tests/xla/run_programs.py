@@ -3,7 +3,7 @@
 every dump XLA writes linted by hlolint.
 
   run_programs.py --hlolint PATH [--source DIR] [--only NAME,...] [--jobs N]
-                  [--work DIR] [--failures FILE]
+                  [--work DIR] [--failures FILE] [--keep-optimized DIR]
 
 Each module in tests/xla/programs/ (see programs/_common.py) is compiled in
 its own subprocess with
@@ -136,6 +136,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--work", default="", help="keep dumps here (default: a temp dir, removed when all held)")
     ap.add_argument("--failures", default="/tmp/oracle/failures.md")
+    ap.add_argument("--keep-optimized", default="",
+                    help="copy the optimized modules and their buffer assignments here "
+                         "(for memory_oracle.py --work DIR --no-compile)")
     ap.add_argument("--xla-version", default="jaxlib",
                     help="hlolint's XLA profile: jaxlib (the date of this jaxlib's XLA, "
                          "default), latest, or a version to pass on")
@@ -169,6 +172,8 @@ def main():
         print(f"  compiled {program:24} {len(manifest['compiled'])} jit(s), "
               f"{hlo_n} HLO dumps, {secs:.1f}s", flush=True)
     t_compile = time.time() - t0
+    if args.keep_optimized:
+        program_suite.keep_optimized(manifests, os.path.abspath(args.keep_optimized))
 
     # What XLA wrote, as XLA reads it.
     hlo_files = {}      # path -> (program, manifest entry)
