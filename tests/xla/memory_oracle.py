@@ -264,7 +264,8 @@ def main():
             print(f"  {program}: FAILED TO COMPILE\n{err}", flush=True)
             continue
         manifests[program] = manifest
-        print(f"  compiled {program:24} {len(manifest['compiled'])} jit(s), {secs:.1f}s", flush=True)
+        verb = "read    " if args.no_compile else "compiled"
+        print(f"  {verb} {program:24} {len(manifest['compiled'])} jit(s), {secs:.1f}s", flush=True)
     t_compile = time.time() - t0
 
     modules = xla_modules(work, manifests)
