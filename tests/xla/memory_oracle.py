@@ -235,6 +235,9 @@ def main():
                     help="hlolint's XLA profile: jaxlib (default), latest, or a version")
     args = ap.parse_args()
     hlolint = os.path.abspath(args.hlolint)
+    if args.no_compile and not args.work:
+        print("--no-compile needs --work DIR", file=sys.stderr)
+        return 2
     if not os.access(hlolint, os.X_OK):
         print(f"hlolint not found: {hlolint}", file=sys.stderr)
         return 2
@@ -252,16 +255,14 @@ def main():
     os.makedirs(work, exist_ok=True)
     manifests, broken = {}, []
     t0 = time.time()
-    if args.no_compile and not args.work:
-        print("--no-compile needs --work DIR", file=sys.stderr)
-        return 2
     compiled = (program_suite.read_manifests(programs, work) if args.no_compile else
                 program_suite.compile_programs(programs, work, args.jobs,
                                                program_suite.OPTIMIZED_FLAGS, parse=False))
     for program, manifest, err, secs in compiled:
         if err:
-            broken.append(f"{program}: does not compile: {err.strip().splitlines()[-1][:300]}")
-            print(f"  {program}: FAILED TO COMPILE\n{err}", flush=True)
+            what = "no dumps" if args.no_compile else "does not compile"
+            broken.append(f"{program}: {what}: {err.strip().splitlines()[-1][:300]}")
+            print(f"  {program}: {what.upper()}\n{err}", flush=True)
             continue
         manifests[program] = manifest
         verb = "read    " if args.no_compile else "compiled"
@@ -272,7 +273,12 @@ def main():
     t1 = time.time()
     reports = hlolint_reports(hlolint, profile_args, [m["hlo"] for m in modules]) if modules else {}
     t_report = time.time() - t1
-    failures = broken + judge(modules, reports, args.tolerance, load_known(args.known))
+    known = load_known(args.known)
+    failures = broken + judge(modules, reports, args.tolerance, known)
+    seen = {f"{m['program']}/{m['module']}" for m in modules}
+    for key in sorted(set(known) - seen):
+        if not args.only:
+            print(f"note: {args.known} lists {key}, a module the suite no longer has")
 
     errors = [abs(m["error"]) for m in modules if m["error"] is not None]
     worst = max((m for m in modules if m["error"] is not None),
