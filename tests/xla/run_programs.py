@@ -6,7 +6,7 @@ every dump XLA writes linted by hlolint.
                   [--work DIR] [--failures FILE] [--keep-optimized DIR]
 
 Each module in tests/xla/programs/ (see programs/_common.py) is compiled in
-its own subprocess with
+its own subprocess (program_suite.py) with
 
   XLA_FLAGS=--xla_dump_to=DIR --xla_dump_hlo_pass_re=.* --xla_dump_hlo_as_text
             --xla_force_host_platform_device_count=8
@@ -31,7 +31,8 @@ over all dump directories, must:
     among the "other files".
 
 Every failure is printed, grouped by kind with an HLO excerpt, and written to
---failures (default /tmp/oracle/failures.md). Exit status: 0 all held, 1
+--failures (default /tmp/oracle/failures.md). --keep-optimized DIR copies the
+optimized modules and XLA's buffer assignments for memory_oracle.py. Exit status: 0 all held, 1
 something failed, 77 XLA not available (PyPI unreachable), 2 usage.
 """
 import argparse
