@@ -3,10 +3,10 @@
 every dump XLA writes linted by hlolint.
 
   run_programs.py --hlolint PATH [--source DIR] [--only NAME,...] [--jobs N]
-                  [--work DIR] [--failures FILE]
+                  [--work DIR] [--failures FILE] [--keep-optimized DIR]
 
 Each module in tests/xla/programs/ (see programs/_common.py) is compiled in
-its own subprocess with
+its own subprocess (program_suite.py) with
 
   XLA_FLAGS=--xla_dump_to=DIR --xla_dump_hlo_pass_re=.* --xla_dump_hlo_as_text
             --xla_force_host_platform_device_count=8
@@ -31,13 +31,12 @@ over all dump directories, must:
     among the "other files".
 
 Every failure is printed, grouped by kind with an HLO excerpt, and written to
---failures (default /tmp/oracle/failures.md). Exit status: 0 all held, 1
+--failures (default /tmp/oracle/failures.md). --keep-optimized DIR copies the
+optimized modules and XLA's buffer assignments for memory_oracle.py. Exit status: 0 all held, 1
 something failed, 77 XLA not available (PyPI unreachable), 2 usage.
 """
 import argparse
 import collections
-import concurrent.futures
-import importlib
 import json
 import os
 import re
@@ -51,48 +50,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import jax_env  # noqa: E402
+import program_suite  # noqa: E402
 
 SEED_RULES = {"reshape-not-bitcast", "unclaimed-output-alias",
               "dead-in-place-past-root", "missed-in-place-pair"}
 PARSE_RULES = {"parse-error", "unsupported-format"}
-XLA_FLAGS = ("--xla_dump_to={dir} --xla_dump_hlo_pass_re=.* --xla_dump_hlo_as_text "
-             "--xla_force_host_platform_device_count=8")
-PROGRAMS_DIR = os.path.join(HERE, "programs")
 DUMP_NAME = re.compile(r"^(?:\d+\.)?module_(\d{4,})(?:\.|$)")
-
-
-# ---------------------------------------------------------------- worker side
-
-def worker(program, dump_dir, manifest_path):
-    """Compile one program module (XLA_FLAGS already set), then let XLA's
-    parser read back every text file of the dump directory."""
-    sys.path.insert(0, PROGRAMS_DIR)
-    t0 = time.time()
-    mod = importlib.import_module(program)
-    mod.compile_all()
-    compiled = list(importlib.import_module("_common").COMPILED)
-    t_compile = time.time() - t0
-    from jax._src.lib import hlo
-    files = []
-    for root, _, names in os.walk(dump_dir):
-        for name in sorted(names):
-            path = os.path.join(root, name)
-            entry = {"path": path, "name": name}
-            if name.endswith((".txt", ".hlo")):
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    text = f.read()
-                try:
-                    m = hlo.hlo_module_from_text(text)
-                    comps = m.computations()
-                    entry.update(xla="ok", module_name=m.name, computations=len(comps),
-                                 instructions=sum(len(c.instructions()) for c in comps))
-                except Exception as e:  # XLA's parser rejects it: not an HLO dump
-                    entry.update(xla="rejected", error=str(e).splitlines()[0][:200])
-            files.append(entry)
-    with open(manifest_path, "w") as f:
-        json.dump({"program": program, "compiled": compiled,
-                   "expect": getattr(mod, "EXPECT", {}),
-                   "compile_seconds": t_compile, "files": files}, f, indent=1)
 
 
 # ---------------------------------------------------------------- driver side
@@ -136,26 +99,6 @@ def run_hlolint(hlolint, args, expect_json=True):
     return (json.loads(r.stdout) if expect_json else r.stdout), r.stderr
 
 
-def compile_program(program, work, env_base):
-    dump_dir = os.path.join(work, program)
-    shutil.rmtree(dump_dir, ignore_errors=True)
-    os.makedirs(dump_dir)
-    manifest = os.path.join(work, program + ".manifest.json")
-    env = dict(env_base)
-    env["XLA_FLAGS"] = XLA_FLAGS.format(dir=dump_dir)
-    env["JAX_PLATFORMS"] = "cpu"
-    env["TF_CPP_MIN_LOG_LEVEL"] = "2"
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    t0 = time.time()
-    r = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", program,
-                        dump_dir, manifest], env=env, capture_output=True, text=True,
-                       timeout=600, stdin=subprocess.DEVNULL)
-    if r.returncode != 0:
-        return program, None, f"worker exited {r.returncode}:\n{r.stderr[-3000:]}", time.time() - t0
-    with open(manifest) as f:
-        return program, json.load(f), None, time.time() - t0
-
-
 def module_id(name):
     m = DUMP_NAME.match(name)
     return m.group(1) if m else None
@@ -194,6 +137,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--work", default="", help="keep dumps here (default: a temp dir, removed when all held)")
     ap.add_argument("--failures", default="/tmp/oracle/failures.md")
+    ap.add_argument("--keep-optimized", default="",
+                    help="copy the optimized modules and their buffer assignments here "
+                         "(for memory_oracle.py --work DIR --no-compile)")
     ap.add_argument("--xla-version", default="jaxlib",
                     help="hlolint's XLA profile: jaxlib (the date of this jaxlib's XLA, "
                          "default), latest, or a version to pass on")
@@ -209,31 +155,26 @@ def main():
     profile_args, profile = jax_env.hlolint_profile_args(hlolint, args.xla_version)
     print(f"hlolint judged as: {profile}", flush=True)
 
-    programs = sorted(n[:-3] for n in os.listdir(PROGRAMS_DIR)
-                      if n.endswith(".py") and not n.startswith("_"))
-    if args.only:
-        wanted = args.only.split(",")
-        programs = [p for p in programs if p in wanted]
+    programs = program_suite.program_names(args.only)
     work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="hlolint-xla-programs-")
     os.makedirs(work, exist_ok=True)
-    env_base = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
 
     failures = Failures()
     manifests = {}
     t0 = time.time()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for program, manifest, err, secs in pool.map(
-                lambda p: compile_program(p, work, env_base), programs):
-            if err:
-                failures.add("program does not compile", err.strip().splitlines()[-1][:300],
-                             program=program)
-                print(f"  {program}: FAILED TO COMPILE\n{err}", flush=True)
-                continue
-            manifests[program] = manifest
-            hlo_n = sum(1 for e in manifest["files"] if e.get("xla") == "ok")
-            print(f"  compiled {program:24} {len(manifest['compiled'])} jit(s), "
-                  f"{hlo_n} HLO dumps, {secs:.1f}s", flush=True)
+    for program, manifest, err, secs in program_suite.compile_programs(programs, work, args.jobs):
+        if err:
+            failures.add("program does not compile", err.strip().splitlines()[-1][:300],
+                         program=program)
+            print(f"  {program}: FAILED TO COMPILE\n{err}", flush=True)
+            continue
+        manifests[program] = manifest
+        hlo_n = sum(1 for e in manifest["files"] if e.get("xla") == "ok")
+        print(f"  compiled {program:24} {len(manifest['compiled'])} jit(s), "
+              f"{hlo_n} HLO dumps, {secs:.1f}s", flush=True)
     t_compile = time.time() - t0
+    if args.keep_optimized:
+        program_suite.keep_optimized(manifests, os.path.abspath(args.keep_optimized))
 
     # What XLA wrote, as XLA reads it.
     hlo_files = {}      # path -> (program, manifest entry)
@@ -384,7 +325,4 @@ def main():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "--worker":
-        worker(sys.argv[2], sys.argv[3], sys.argv[4])
-        sys.exit(0)
     sys.exit(main())
