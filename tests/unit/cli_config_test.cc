@@ -262,7 +262,8 @@ TEST_CASE("The configuration schema lists every rule, category and rule option")
     for (const RuleOption& option : rule->info().options) {
       declared.emplace_back(option.name);
       CHECK(options[std::string(option.name)]["description"] == option.description);
-      CHECK(options[std::string(option.name)]["type"] == "array");
+      const char* type = option.type == RuleOptionType::kByteCount ? "integer" : "array";
+      CHECK(options[std::string(option.name)]["type"] == type);
     }
     std::sort(names.begin(), names.end());
     std::sort(declared.begin(), declared.end());

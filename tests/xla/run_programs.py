@@ -20,7 +20,8 @@ over all dump directories, must:
     HLO, and no HLO dump left out;
   * report no parse-error or unsupported-format on any of them, no verify-*
     finding and no seed-rule finding (reshape-not-bitcast,
-    unclaimed-output-alias, dead-in-place-past-root, missed-in-place-pair),
+    unclaimed-output-alias, dead-in-place-past-root, missed-in-place-pair)
+    nor memory-rule finding (donation-not-used, entry-parameter-copied),
     unless the program's EXPECT names the rule and says why: once over the
     dump directories (--every-dump, so every dump of a sequence is judged)
     and once with each dump linted alone (--no-sequence), as a user who
@@ -53,7 +54,8 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import jax_env  # noqa: E402
 
 SEED_RULES = {"reshape-not-bitcast", "unclaimed-output-alias",
-              "dead-in-place-past-root", "missed-in-place-pair"}
+              "dead-in-place-past-root", "missed-in-place-pair",
+              "donation-not-used", "entry-parameter-copied"}
 PARSE_RULES = {"parse-error", "unsupported-format"}
 XLA_FLAGS = ("--xla_dump_to={dir} --xla_dump_hlo_pass_re=.* --xla_dump_hlo_as_text "
              "--xla_force_host_platform_device_count=8")
