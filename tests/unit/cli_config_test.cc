@@ -116,6 +116,22 @@ TEST_CASE("Every configuration error is reported, in file order") {
         "/project/.hlolint.json:10:34: error: expected \"error\", \"warning\" or \"note\"\n");
 }
 
+TEST_CASE("A byte-count option takes a non-negative integer") {
+  CHECK(ErrorsOf(R"({"rules": {"entry-parameter-copied": {"min_bytes": 1048576}}})") ==
+        "(no error)");
+  CHECK(ErrorsOf(R"({"rules": {"entry-parameter-copied": {"min_bytes": 0}}})") == "(no error)");
+  CHECK(ErrorsOf(R"({
+  "rules": {"entry-parameter-copied": {"min_bytes": -1}},
+})") == "/project/.hlolint.json:2:53: error: option 'min_bytes' expects a non-negative integer "
+        "(bytes)\n");
+  CHECK(ErrorsOf(R"({"rules": {"entry-parameter-copied": {"min_bytes": "64M"}}})") ==
+        "/project/.hlolint.json:1:52: error: option 'min_bytes' expects a non-negative integer "
+        "(bytes)\n");
+  CHECK(ErrorsOf(R"({"rules": {"entry-parameter-copied": {"min_bytes": 1.5}}})") ==
+        "/project/.hlolint.json:1:52: error: option 'min_bytes' expects a non-negative integer "
+        "(bytes)\n");
+}
+
 TEST_CASE("Trailing commas are accepted in objects and arrays") {
   Config config;
   std::vector<ConfigError> errors;
