@@ -25,7 +25,7 @@ over all dump directories, must:
     unless the program's EXPECT names the rule and says why: once over the
     dump directories (--every-dump, so every dump of a sequence is judged)
     and once with each dump linted alone (--no-sequence), as a user who
-    lints one file;
+    lints one file; and report every rule an EXPECT names at least once;
   * count the same computations and instructions per dump as XLA's parser;
   * put every dump into its module in --dump-summary: one module per module
     id XLA wrote, named as the dump's `HloModule` line says, and no HLO dump
@@ -322,6 +322,9 @@ def main():
             for rule, why in man.get("expect", {}).items():
                 n = expected_seen.get((program, rule), 0)
                 print(f"  expected {rule} in {program}: {n} finding(s) ({why})")
+                if n == 0:
+                    failures.add("a finding the program's EXPECT names is not reported",
+                                 f"{rule}: {why}", None, None, program)
 
         # 3. Every dump in its module.
         summary, _ = run_hlolint(hlolint, profile_args + ["--dump-summary", "--format", "json", "--no-config"] + dirs)
