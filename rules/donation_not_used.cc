@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/dump_context.h"
 #include "ir/shape_bytes.h"
-#include "rules/checks/buffer_phase.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
@@ -45,7 +45,10 @@ class DonationNotUsedRule : public Rule {
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
     const ModuleHeader& header = m.header();
-    if (header.buffer_donors.empty() || m.entry() == kNoId || !BuffersFinal(ctx)) return;
+    if (header.buffer_donors.empty() || m.entry() == kNoId ||
+        !BuffersFinal(ctx.dump(), m.is_scheduled())) {
+      return;
+    }
     const Computation& entry = m.computation(m.entry());
     const Shape* result = ResultShape(m, entry);
     const std::vector<FreeOutput> free_outputs = FreeOutputs(header, result);

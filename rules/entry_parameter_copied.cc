@@ -12,8 +12,8 @@
 #include "analysis/bitcast.h"
 #include "analysis/in_place.h"
 #include "analysis/reachability.h"
+#include "engine/dump_context.h"
 #include "ir/shape_bytes.h"
-#include "rules/checks/buffer_phase.h"
 #include "rules/rule_factories.h"
 #include "util/strings.h"
 
@@ -88,7 +88,7 @@ class EntryParameterCopiedRule : public Rule {
 
   void Check(RuleContext& ctx) const override {
     const Module& m = ctx.module();
-    if (m.entry() == kNoId || !BuffersFinal(ctx)) return;
+    if (m.entry() == kNoId || !BuffersFinal(ctx.dump(), m.is_scheduled())) return;
     uint64_t min_bytes = kDefaultMinBytes;
     if (const auto it = ctx.options().find("min_bytes");
         it != ctx.options().end() && it->is_number_unsigned()) {
