@@ -18,6 +18,9 @@ std::vector<std::unique_ptr<Rule>> MakeRules() {
   rules.push_back(MakeUnclaimedOutputAliasRule());
   rules.push_back(MakeDeadInPlacePastRootRule());
   rules.push_back(MakeMissedInPlacePairRule());
+  // Memory: what the optimized module allocates.
+  rules.push_back(MakeDonationNotUsedRule());
+  rules.push_back(MakeEntryParameterCopiedRule());
   // Structural verifier (XLA's HloVerifier).
   rules.push_back(MakeVerifyShapeRule());
   rules.push_back(MakeVerifyAsyncPairsRule());

@@ -18,6 +18,8 @@ std::unique_ptr<Rule> MakeReshapeNotBitcastRule();
 std::unique_ptr<Rule> MakeUnclaimedOutputAliasRule();
 std::unique_ptr<Rule> MakeDeadInPlacePastRootRule();
 std::unique_ptr<Rule> MakeMissedInPlacePairRule();
+std::unique_ptr<Rule> MakeDonationNotUsedRule();
+std::unique_ptr<Rule> MakeEntryParameterCopiedRule();
 
 // Structural verifier (RuleCategory::kVerify).
 std::unique_ptr<Rule> MakeVerifyShapeRule();

@@ -33,6 +33,12 @@ inline bool IsReshapeDecomposerPass(std::string_view name) {
 inline bool IsLayoutNormalizationPass(std::string_view name) {
   return SamePassName(name, "layout_normalization");
 }
+// OptimizeInputOutputBufferAlias::name()
+// (xla/hlo/transforms/simplifiers/optimize_input_output_buffer_alias.h): the
+// pass that turns buffer donors into input_output_alias entries.
+inline bool IsOptimizeInputOutputBufferAliasPass(std::string_view name) {
+  return SamePassName(name, "optimize_input_output_buffer_alias");
+}
 // The names HloPassPipeline uses for its first and last dumps.
 inline bool IsPipelineBoundary(std::string_view name) {
   return name == "pipeline-start" || name == "pipeline-end";

@@ -233,6 +233,11 @@ class ConfigReader {
           return true;
         }
         return Fail(pointer, StrCat("option '", option.name, "' expects a list of strings"), true);
+      case RuleOptionType::kByteCount:
+        if (value.is_number_unsigned()) return true;
+        return Fail(pointer,
+                    StrCat("option '", option.name, "' expects a non-negative integer (bytes)"),
+                    true);
     }
     return true;
   }

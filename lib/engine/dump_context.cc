@@ -55,4 +55,13 @@ std::string DumpContext::Describe() const {
   return StrCat("after pass '", after_pass, "'", in_parentheses);
 }
 
+bool BuffersFinal(const DumpContext* dump, bool is_scheduled) {
+  if (dump != nullptr) {
+    if (dump->kind == DumpKind::kAfterOptimizations) return true;
+    if (dump->kind == DumpKind::kBeforeOptimizations) return false;
+    if (IsOptimizeInputOutputBufferAliasPass(dump->LastPass())) return true;
+  }
+  return is_scheduled;
+}
+
 }  // namespace hlolint

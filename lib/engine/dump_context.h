@@ -71,4 +71,13 @@ struct DumpContext {
   std::string Describe() const;
 };
 
+// Whether a module shows XLA's final buffer decisions: entry donations are
+// settled (OptimizeInputOutputBufferAlias has run) and copy insertion has
+// added its copies, so what the text allocates is what XLA allocates. True
+// for an after-optimizations dump, a dump taken right after
+// OptimizeInputOutputBufferAlias, and any module with is_scheduled=true
+// (scheduling runs after both passes); false for before-optimizations
+// dumps. `dump`: null when the file has no dump name.
+bool BuffersFinal(const DumpContext* dump, bool is_scheduled);
+
 }  // namespace hlolint

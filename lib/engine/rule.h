@@ -58,6 +58,7 @@ enum class RuleCost : uint8_t {
 // another type, and the configuration schema lists them.
 enum class RuleOptionType : uint8_t {
   kStringList,  // a JSON array of strings
+  kByteCount,   // a JSON non-negative integer, a number of bytes
 };
 
 struct RuleOption {

@@ -1005,13 +1005,18 @@ class Schemas(unittest.TestCase):
         specifier = schema["definitions"]["specifier"]
         self.assertEqual(sorted(specifier["enum"]), sorted(["ALL"] + categories + ids))
         self.assertEqual(len(specifier["enumDescriptions"]), len(specifier["enum"]))
-        # Every option the schema lists is one hlolint accepts as a list of strings.
+        # Every option the schema lists is one hlolint accepts with a value of
+        # its type (a list of strings, or a byte count), and rejects with
+        # another, as the schema does.
+        values = {"array": (["x"], 1), "integer": (1048576, -1)}
         for rule, entry in schema["properties"]["rules"]["properties"].items():
             self.assertIs(entry["additionalProperties"], False)
-            for option in entry["properties"]:
+            for option, declared in entry["properties"].items():
+                good, bad = values[declared["type"]]
                 with self.subTest(rule=rule, option=option):
-                    self.check_config(self.jsonschema.Draft7Validator(schema),
-                                      json.dumps({"rules": {rule: {option: ["x"]}}}), True)
+                    validator = self.jsonschema.Draft7Validator(schema)
+                    self.check_config(validator, json.dumps({"rules": {rule: {option: good}}}), True)
+                    self.check_config(validator, json.dumps({"rules": {rule: {option: bad}}}), False)
 
     def test_json_validates_against_our_schema(self):
         schema = self.load("docs/hlolint-output.schema.json")

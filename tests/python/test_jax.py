@@ -22,7 +22,7 @@ import pytest  # noqa: E402
 
 PROGRAMS = os.path.join(SOURCE, "tests", "xla", "programs")
 SEED_RULES = {"reshape-not-bitcast", "unclaimed-output-alias", "dead-in-place-past-root",
-              "missed-in-place-pair"}
+              "missed-in-place-pair", "donation-not-used", "entry-parameter-copied"}
 PROGRAM_NAMES = sorted(n[:-3] for n in os.listdir(PROGRAMS)
                        if n.endswith(".py") and not n.startswith("_"))
 

@@ -116,6 +116,22 @@ TEST_CASE("Every configuration error is reported, in file order") {
         "/project/.hlolint.json:10:34: error: expected \"error\", \"warning\" or \"note\"\n");
 }
 
+TEST_CASE("A byte-count option takes a non-negative integer") {
+  CHECK(ErrorsOf(R"({"rules": {"entry-parameter-copied": {"min_bytes": 1048576}}})") ==
+        "(no error)");
+  CHECK(ErrorsOf(R"({"rules": {"entry-parameter-copied": {"min_bytes": 0}}})") == "(no error)");
+  CHECK(ErrorsOf(R"({
+  "rules": {"entry-parameter-copied": {"min_bytes": -1}},
+})") == "/project/.hlolint.json:2:53: error: option 'min_bytes' expects a non-negative integer "
+        "(bytes)\n");
+  CHECK(ErrorsOf(R"({"rules": {"entry-parameter-copied": {"min_bytes": "64M"}}})") ==
+        "/project/.hlolint.json:1:52: error: option 'min_bytes' expects a non-negative integer "
+        "(bytes)\n");
+  CHECK(ErrorsOf(R"({"rules": {"entry-parameter-copied": {"min_bytes": 1.5}}})") ==
+        "/project/.hlolint.json:1:52: error: option 'min_bytes' expects a non-negative integer "
+        "(bytes)\n");
+}
+
 TEST_CASE("Trailing commas are accepted in objects and arrays") {
   Config config;
   std::vector<ConfigError> errors;
@@ -262,7 +278,8 @@ TEST_CASE("The configuration schema lists every rule, category and rule option")
     for (const RuleOption& option : rule->info().options) {
       declared.emplace_back(option.name);
       CHECK(options[std::string(option.name)]["description"] == option.description);
-      CHECK(options[std::string(option.name)]["type"] == "array");
+      const char* type = option.type == RuleOptionType::kByteCount ? "integer" : "array";
+      CHECK(options[std::string(option.name)]["type"] == type);
     }
     std::sort(names.begin(), names.end());
     std::sort(declared.begin(), declared.end());

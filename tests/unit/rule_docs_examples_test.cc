@@ -135,7 +135,8 @@ std::string ReadPage(const std::string& id) {
 TEST_CASE("rule pages: each Example shows what hlolint reports on it") {
   const std::set<std::string> required = {
       "reshape-not-bitcast", "unclaimed-output-alias", "dead-in-place-past-root",
-      "missed-in-place-pair", "parse-error", "unused-suppression", "unsupported-format",
+      "missed-in-place-pair", "donation-not-used", "entry-parameter-copied", "parse-error",
+      "unused-suppression", "unsupported-format",
       "verify-alias-config", "verify-async-pairs", "verify-buffers", "verify-call-signature",
       "verify-channels", "verify-collectives", "verify-entry-layout", "verify-layout",
       "verify-names", "verify-operand-count", "verify-schedule", "verify-shape",

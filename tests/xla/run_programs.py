@@ -20,11 +20,12 @@ over all dump directories, must:
     HLO, and no HLO dump left out;
   * report no parse-error or unsupported-format on any of them, no verify-*
     finding and no seed-rule finding (reshape-not-bitcast,
-    unclaimed-output-alias, dead-in-place-past-root, missed-in-place-pair),
+    unclaimed-output-alias, dead-in-place-past-root, missed-in-place-pair)
+    nor memory-rule finding (donation-not-used, entry-parameter-copied),
     unless the program's EXPECT names the rule and says why: once over the
     dump directories (--every-dump, so every dump of a sequence is judged)
     and once with each dump linted alone (--no-sequence), as a user who
-    lints one file;
+    lints one file; and report every rule an EXPECT names at least once;
   * count the same computations and instructions per dump as XLA's parser;
   * put every dump into its module in --dump-summary: one module per module
     id XLA wrote, named as the dump's `HloModule` line says, and no HLO dump
@@ -53,7 +54,8 @@ import jax_env  # noqa: E402
 import program_suite  # noqa: E402
 
 SEED_RULES = {"reshape-not-bitcast", "unclaimed-output-alias",
-              "dead-in-place-past-root", "missed-in-place-pair"}
+              "dead-in-place-past-root", "missed-in-place-pair",
+              "donation-not-used", "entry-parameter-copied"}
 PARSE_RULES = {"parse-error", "unsupported-format"}
 DUMP_NAME = re.compile(r"^(?:\d+\.)?module_(\d{4,})(?:\.|$)")
 
@@ -261,6 +263,9 @@ def main():
             for rule, why in man.get("expect", {}).items():
                 n = expected_seen.get((program, rule), 0)
                 print(f"  expected {rule} in {program}: {n} finding(s) ({why})")
+                if n == 0:
+                    failures.add("a finding the program's EXPECT names is not reported",
+                                 f"{rule}: {why}", None, None, program)
 
         # 3. Every dump in its module.
         summary, _ = run_hlolint(hlolint, profile_args + ["--dump-summary", "--format", "json", "--no-config"] + dirs)
