@@ -37,6 +37,9 @@ function(hlolint_link_statically target)
     target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
     set(kind "static C++ runtime")
   endif()
+  # The archives' unused functions left out (libstdc++'s are compiled one
+  # section each): a smaller, denser text, fewer pages touched at start-up.
+  target_link_options(${target} PRIVATE -Wl,--gc-sections)
   set_property(GLOBAL APPEND PROPERTY HLOLINT_STATIC_TARGETS "${target}:${kind}")
   message(STATUS "${target}: linked as a ${kind}")
 endfunction()
