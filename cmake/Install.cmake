@@ -25,7 +25,7 @@ foreach(kind_and_file man:hlolint.1 bash:hlolint zsh:_hlolint fish:hlolint.fish)
 endforeach()
 add_custom_target(hlolint_generated ALL DEPENDS ${generated_files})
 
-install(TARGETS hlolint RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS hlolint hlolint-lsp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${generated}/man/hlolint.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${generated}/bash/hlolint
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)

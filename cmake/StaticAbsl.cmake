@@ -1,10 +1,12 @@
 # Points every imported absl:: library at its static archive (libX.a next to
 # libX.so.N) when that archive exists; targets without one stay shared. The
 # targets keep their link interfaces, so CMake still orders the archives by
-# dependency.
+# dependency. Sets HLOLINT_ABSL_ALL_STATIC when no Abseil library is left
+# shared (an executable can then be linked statically, StaticExecutable.cmake).
 function(hlolint_use_static_absl)
   get_property(imported DIRECTORY PROPERTY IMPORTED_TARGETS)
   set(switched 0)
+  set(left_shared 0)
   foreach(target IN LISTS imported)
     if(NOT target MATCHES "^absl::")
       continue()
@@ -29,9 +31,14 @@ function(hlolint_use_static_absl)
       if(NOT archive STREQUAL location AND EXISTS "${archive}")
         set_target_properties(${target} PROPERTIES ${property} "${archive}")
         math(EXPR switched "${switched} + 1")
+      else()
+        math(EXPR left_shared "${left_shared} + 1")
       endif()
     endforeach()
   endforeach()
   message(STATUS "Abseil: ${switched} libraries linked from static archives")
   set(HLOLINT_STATIC_ABSL_COUNT ${switched} PARENT_SCOPE)
+  if(left_shared EQUAL 0)
+    set(HLOLINT_ABSL_ALL_STATIC ON PARENT_SCOPE)
+  endif()
 endfunction()

@@ -1,10 +1,22 @@
 # Fails when BINARY needs an Abseil shared library (readelf -d lists what
-# the dynamic loader must load: NEEDED entries).
+# the dynamic loader must load: NEEDED entries), or, with -DSTATIC=ON, any
+# shared library at all (cmake/StaticExecutable.cmake: a static PIE).
 execute_process(COMMAND readelf -d "${BINARY}" OUTPUT_VARIABLE dynamic RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "readelf -d ${BINARY} failed (${status})")
 endif()
 string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*" needed "${dynamic}")
+if(STATIC)
+  if(needed)
+    message(FATAL_ERROR "${BINARY} should be static but loads shared libraries: ${needed}")
+  endif()
+  execute_process(COMMAND readelf -l "${BINARY}" OUTPUT_VARIABLE segments RESULT_VARIABLE status)
+  if(NOT status EQUAL 0 OR segments MATCHES "INTERP")
+    message(FATAL_ERROR "${BINARY} should be static but names a dynamic loader (INTERP)")
+  endif()
+  message(STATUS "${BINARY}: static, no shared library")
+  return()
+endif()
 if(NOT needed)
   message(FATAL_ERROR "readelf -d ${BINARY} lists no NEEDED entry: cannot tell")
 endif()

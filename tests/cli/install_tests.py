@@ -224,7 +224,7 @@ class Package(unittest.TestCase):
             prefix = os.path.join(tmp, "prefix")
             p = run(["cmake", "--install", BUILD, "--prefix", prefix])
             self.assertEqual(p.returncode, 0, p.stderr)
-            expected = ["bin/hlolint", "share/man/man1/hlolint.1",
+            expected = ["bin/hlolint", "bin/hlolint-lsp", "share/man/man1/hlolint.1",
                         "share/bash-completion/completions/hlolint",
                         "share/zsh/site-functions/_hlolint",
                         "share/fish/vendor_completions.d/hlolint.fish",
@@ -234,6 +234,10 @@ class Package(unittest.TestCase):
             self.assertEqual(installed, sorted(expected))
             self.assertEqual(run([os.path.join(prefix, "bin/hlolint"), "--version"]).stdout,
                              run([HLOLINT, "--version"]).stdout)
+            # `hlolint lsp` starts the server installed beside it.
+            p = run([os.path.join(prefix, "bin/hlolint"), "lsp", "--help"])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("hlolint lsp: the language server", p.stdout)
 
             if not (shutil.which("dpkg-deb") and shutil.which("dpkg-shlibdeps")):
                 self.skipTest("dpkg-deb or dpkg-shlibdeps (dpkg-dev) missing: no .deb built")

@@ -5,10 +5,12 @@ Every read has a deadline, so a server that hangs fails the test instead
 of stalling it."""
 import argparse
 import json
+import os
 import queue
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 
 URI = "file:///lsp-cli-test/nav.hlo"
@@ -288,6 +290,27 @@ def usage_errors(hlolint):
         expect(run.stderr.startswith("hlolint lsp: error: " + message), f"{args}: {run.stderr!r}")
 
 
+def server_beside_hlolint(hlolint):
+    """`hlolint lsp` starts the hlolint-lsp in the directory hlolint really
+    runs from (through a symbolic link too), and says so when it is not there."""
+    with tempfile.TemporaryDirectory() as tmp:
+        link = os.path.join(tmp, "linked-hlolint")
+        os.symlink(os.path.abspath(hlolint), link)
+        run = subprocess.run([link, "lsp", "--help"], capture_output=True, text=True, timeout=TIMEOUT_S)
+        expect(run.returncode == 0, f"lsp --help through a link: {run.returncode} {run.stderr!r}")
+        expect(run.stdout.startswith("hlolint lsp: the language server"), f"help: {run.stdout!r}")
+
+        alone = os.path.join(tmp, "hlolint")
+        with open(hlolint, "rb") as source, open(alone, "wb") as copy:
+            copy.write(source.read())
+        os.chmod(alone, 0o755)
+        run = subprocess.run([alone, "lsp"], capture_output=True, text=True, timeout=TIMEOUT_S)
+        expect(run.returncode == 2, f"exit status 2 without hlolint-lsp, got {run.returncode}")
+        expect_equal(run.stderr, "hlolint lsp: error: cannot start the language server "
+                     f"{os.path.realpath(tmp)}/hlolint-lsp: No such file or directory\n",
+                     "without hlolint-lsp")
+
+
 def hostile_sessions(hlolint):
     # Garbage without a header: one parse error, status 1, no hang.
     client = Client(hlolint)
@@ -328,6 +351,7 @@ def main():
     editing_session(args.hlolint)
     quick_edits_session(args.hlolint)
     usage_errors(args.hlolint)
+    server_beside_hlolint(args.hlolint)
     hostile_sessions(args.hlolint)
     print("lsp: ok")
 

@@ -50,7 +50,7 @@ int RunLanguageServer(int argc, char** argv) {
   app.add_option("--rule-docs-url", settings.rule_docs_url,
                  "Link each finding to URL, with {rule} for the rule id");
   try {
-    app.parse(argc - 1, argv + 1);
+    app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {

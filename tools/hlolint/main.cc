@@ -7,7 +7,7 @@
 #include "memory/allocator.h"
 #include "cli_options.h"
 #include "exit_status.h"
-#include "lsp_command.h"
+#include "lsp_launch.h"
 #include "runner.h"
 
 int main(int argc, char** argv) {
@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     // A subcommand, not a flag: `hlolint lsp` is what editors are told to start.
     // (A file named lsp is linted as ./lsp.)
     if (argc >= 2 && std::string_view(argv[1]) == "lsp") {
-      return hlolint::RunLanguageServer(argc, argv);
+      return hlolint::StartLanguageServer(argc, argv);
     }
     hlolint::CliOptions options;
     if (std::optional<int> status = hlolint::ParseCommandLine(argc, argv, &options)) {
